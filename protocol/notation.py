@@ -68,11 +68,12 @@ def _grammar():
     # HARI: [slide ,]* play ; slide = segment>segment | segment>off ; play = segment | xN
     off = pp.Keyword("off").leave_whitespace().set_parse_action(lambda: [None])
     slide = segment + _lit(">").suppress() - (off | segment).set_name("segment or 'off'")
-    slide.set_parse_action(lambda t: Slide(t[0], t[1]))
+    slide.set_parse_action(lambda s, l, t: (l, Slide(t[0], t[1])))
     discard = _lit("x").suppress() - pp.Regex(r"[0-9]+").leave_whitespace().set_name("length 3..7")
     discard.set_parse_action(_make_discard)
-    play = (discard | segment).set_name("play (segment, or x and a length)")
-    hari_turn = pp.ZeroOrMore(slide + _lit(",").suppress()) + play
+    place = segment.copy().add_parse_action(lambda s, l, t: (l, t[0]))
+    step = (discard | slide | place).set_name("slide (c3c7>c4c8 or c3c7>off) or play (segment, or x and a length)")
+    hari_turn = pp.DelimitedList(step, delim=_lit(","), allow_trailing_delim=False).leave_whitespace()
     hari_turn.set_parse_action(_make_hari_move)
     hari_move = (pass_ | hari_turn).set_name("HARI move (slides then a play, e.g. d4d8>d5d9,a0a2, or pass)") + end
 
@@ -115,14 +116,22 @@ def _make_discard(s: str, loc: int, toks):
     n = int(toks[0])
     if n not in LENGTHS:
         raise pp.ParseFatalException(s, loc, f"no piece has length {n}; lengths are 3 to 7")
-    return [("discard", n)]
+    return [(loc, n)]
 
 
-def _make_hari_move(toks):
-    *slides, play = list(toks)
-    if isinstance(play, tuple):
-        return HariMove(tuple(slides), None, play[1])
-    return HariMove(tuple(slides), play, 0)
+def _make_hari_move(s: str, loc: int, toks):
+    """Steps are (location, Slide | Segment | discard length); only the last may be a play."""
+    steps = list(toks)
+    for at, item in steps[:-1]:
+        if not isinstance(item, Slide):
+            raise pp.ParseFatalException(s, at, "the play (a placement or discard) must come last, after all slides")
+    at, last = steps[-1]
+    if isinstance(last, Slide):
+        raise pp.ParseFatalException(s, at, "a turn must end with a play: a segment to place or x and a length")
+    slides = tuple(item for _, item in steps[:-1])
+    if isinstance(last, int):
+        return HariMove(slides, None, last)
+    return HariMove(slides, last, 0)
 
 
 def _run(expr: pp.ParserElement, text: str, what: str, exc=NotationError):
