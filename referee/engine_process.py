@@ -1,0 +1,398 @@
+"""One engine subprocess, handled as untrusted: own process group, bounded reads, certain death.
+
+Why each piece exists:
+- The engine runs in its own session (start_new_session=True), so one signal to its process
+  group reaches every child it started. Resource limits, when asked for, are set by a tiny
+  Python wrapper that then execs the engine (no preexec_fn: it is unsafe with threads).
+- stdout is read in chunks by one task and split into lines here, so a line longer than
+  protocol.messages.MAX_LINE is detected without ever holding more than that in memory.
+  Lines wait in a queue with backpressure: a flooding engine blocks on its own pipe.
+- stderr is drained continuously into a small tail buffer, so an engine writing to stderr
+  without end neither blocks nor bloats the referee; the tail explains crashes.
+- shutdown() sends `quit`, waits, SIGTERMs the group, waits, SIGKILLs the group and reaps.
+  On Linux the referee makes itself a child subreaper, so children an engine leaves behind
+  are re-parented to the referee and reaped here instead of lingering as zombies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from protocol.messages import MAX_LINE
+
+from .timecontrol import TimeControl
+
+CHUNK = 65536
+QUEUE_HIGH = 512          # lines waiting before the reader stops reading (backpressure)
+STDERR_TAIL_BYTES = 2048
+
+_LIMIT_WRAPPER = (
+    "import os,sys,resource\n"
+    "m,c=int(sys.argv[1]),int(sys.argv[2])\n"
+    "if m: resource.setrlimit(resource.RLIMIT_AS,(m,m))\n"
+    "if c: resource.setrlimit(resource.RLIMIT_CPU,(c,c+1))\n"
+    "os.execvp(sys.argv[3],sys.argv[3:])\n"
+)
+
+
+@dataclass
+class EngineSpec:
+    """How to run one engine: command, working directory, UCI options, limits."""
+
+    name: str
+    cmd: list[str]
+    cwd: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    tc: TimeControl | None = None      # per-engine override of the match time control
+    memory_mb: int | None = None       # optional RLIMIT_AS
+    cpu_seconds: int | None = None     # optional RLIMIT_CPU
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name, "cmd": list(self.cmd), "cwd": self.cwd, "options": dict(self.options),
+            "tc": None if self.tc is None else str(self.tc),
+            "memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> "EngineSpec":
+        tc = d.get("tc")
+        return cls(name=d["name"], cmd=list(d["cmd"]), cwd=d.get("cwd"), options=dict(d.get("options") or {}),
+                   tc=None if tc is None else TimeControl.parse(tc),
+                   memory_mb=d.get("memory_mb"), cpu_seconds=d.get("cpu_seconds"))
+
+    def argv(self) -> list[str]:
+        """The command to spawn: the engine itself, or the limit wrapper that execs it."""
+        if not self.cmd:
+            raise ValueError(f"engine {self.name!r} has an empty command")
+        if not self.memory_mb and not self.cpu_seconds:
+            return list(self.cmd)
+        memory = (self.memory_mb or 0) * 1024 * 1024
+        return [sys.executable, "-S", "-c", _LIMIT_WRAPPER, str(memory), str(self.cpu_seconds or 0), *self.cmd]
+
+
+class Line:
+    """One event from the engine's stdout, stamped with time.monotonic() when it was read."""
+
+    __slots__ = ("kind", "text", "t")
+    TEXT, TOO_LONG, EOF, EXIT = "text", "too long", "eof", "exit"
+
+    def __init__(self, kind: str, text: str, t: float):
+        self.kind, self.text, self.t = kind, text, t
+
+    def __repr__(self) -> str:
+        return f"Line({self.kind!r}, {self.text[:60]!r})"
+
+
+class EngineGone(Exception):
+    """The engine's pipes are closed or the process exited."""
+
+
+# -- process groups ---------------------------------------------------------
+
+_LIVE_GROUPS: set[int] = set()
+_subreaper_set = False
+
+
+def _become_subreaper() -> None:
+    """Adopt orphans of our engines (Linux), so we can reap them: some inits never do."""
+    global _subreaper_set
+    if _subreaper_set or not sys.platform.startswith("linux"):
+        return
+    _subreaper_set = True
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(36, 1, 0, 0, 0)   # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def group_members(pgid: int) -> list[tuple[int, int, str]]:
+    """(pid, ppid, state) of every process in group `pgid`, zombies included (Linux /proc)."""
+    out = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        rest = stat[stat.rfind(b")") + 2:].split()
+        if len(rest) > 2 and int(rest[2]) == pgid:
+            out.append((int(entry), int(rest[1]), rest[0].decode()))
+    return out
+
+
+def group_alive(pgid: int) -> bool:
+    """True while any process of the group is still running (zombies do not count)."""
+    if os.path.isdir("/proc/self"):
+        return any(state != "Z" for _, _, state in group_members(pgid))
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _reap_group_zombies(pgid: int) -> None:
+    """waitpid the group's dead members that were re-parented to us (we are their subreaper)."""
+    me = os.getpid()
+    for pid, ppid, state in group_members(pgid):
+        if ppid == me and state == "Z":
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def kill_all_engines() -> None:
+    """SIGKILL every engine group still registered: the last resort on the referee's own exit."""
+    for pgid in list(_LIVE_GROUPS):
+        _signal_group(pgid, signal.SIGKILL)
+        _LIVE_GROUPS.discard(pgid)
+
+
+atexit.register(kill_all_engines)
+
+
+# -- the process ------------------------------------------------------------
+
+class EngineProcess:
+    """The subprocess of one engine and its three pipes; knows nothing of the protocol's meaning."""
+
+    def __init__(self, spec: EngineSpec, io_log: Callable[[str], None] | None = None,
+                 max_line: int = MAX_LINE, stderr_tail_bytes: int = STDERR_TAIL_BYTES):
+        self.spec = spec
+        self.io_log = io_log
+        self.max_line = max_line
+        self.stderr_tail_bytes = stderr_tail_bytes
+        self.proc: asyncio.subprocess.Process | None = None
+        self.pgid: int | None = None
+        self._lines: asyncio.Queue[Line] = asyncio.Queue()
+        self._room = asyncio.Event()
+        self._room.set()
+        self._stderr = bytearray()
+        self._tasks: list[asyncio.Task] = []
+        self.eof = False
+
+    # -- start ---------------------------------------------------------------
+    async def start(self) -> None:
+        """Spawn in a new session; raises OSError if the command cannot be run at all."""
+        _become_subreaper()
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.spec.argv(), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, cwd=self.spec.cwd, start_new_session=True)
+        self.pgid = self.proc.pid
+        _LIVE_GROUPS.add(self.pgid)
+        self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr()),
+                       asyncio.create_task(self._watch_exit())]
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.proc is None else self.proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self.proc is None else self.proc.returncode
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    def _log(self, text: str) -> None:
+        if self.io_log is not None:
+            try:
+                self.io_log(text)
+            except Exception:   # a broken log must not break a game
+                pass
+
+    # -- reading ---------------------------------------------------------------
+    async def _put(self, line: Line) -> None:
+        self._lines.put_nowait(line)
+        if self._lines.qsize() >= QUEUE_HIGH:
+            self._room.clear()
+            await self._room.wait()
+
+    async def _read_stdout(self) -> None:
+        stream = self.proc.stdout
+        buf = bytearray()
+        skipping = False          # inside a line that was already reported too long
+        try:
+            while True:
+                chunk = await stream.read(CHUNK)
+                now = time.monotonic()
+                if not chunk:
+                    break
+                start = 0
+                while True:
+                    nl = chunk.find(b"\n", start)
+                    piece = chunk[start:] if nl < 0 else chunk[start:nl]
+                    if not skipping:
+                        buf += piece
+                        if len(buf) > self.max_line:
+                            await self._put(Line(Line.TOO_LONG, buf[:80].decode("utf-8", "replace"), now))
+                            buf.clear()
+                            skipping = True
+                    if nl < 0:
+                        break
+                    if not skipping:
+                        text = buf.decode("utf-8", "replace").rstrip("\r")
+                        buf.clear()
+                        self._log(f"<{self.spec.name}: {text}")
+                        await self._put(Line(Line.TEXT, text, now))
+                    skipping = False
+                    start = nl + 1
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.eof = True
+            # a partial line without newline at EOF is not a line: dropped on purpose
+            self._lines.put_nowait(Line(Line.EOF, bytes(buf[:80]).decode("utf-8", "replace"), time.monotonic()))
+
+    async def _read_stderr(self) -> None:
+        stream = self.proc.stderr
+        keep = self.stderr_tail_bytes
+        try:
+            while True:
+                chunk = await stream.read(CHUNK)
+                if not chunk:
+                    return
+                self._stderr += chunk[-keep:]
+                if len(self._stderr) > keep:
+                    del self._stderr[:-keep]
+        except (ConnectionError, OSError):
+            pass
+
+    async def _watch_exit(self) -> None:
+        """An engine whose child keeps stdout open never shows EOF: report its exit anyway."""
+        await self.proc.wait()
+        await asyncio.sleep(0.05)   # let the reader deliver what the engine printed before it died
+        self._lines.put_nowait(Line(Line.EXIT, "", time.monotonic()))
+
+    async def read_line(self, timeout: float | None) -> Line | None:
+        """The next stdout event, or None if nothing came within `timeout` seconds (None = wait)."""
+        try:
+            if timeout is None:
+                line = await self._lines.get()
+            elif self._lines.qsize():
+                line = self._lines.get_nowait()
+            elif timeout <= 0:
+                return None
+            else:
+                line = await asyncio.wait_for(self._lines.get(), timeout)
+        except asyncio.TimeoutError:
+            return None
+        if not self._room.is_set() and self._lines.qsize() < QUEUE_HIGH // 2:
+            self._room.set()
+        if line.kind in (Line.EOF, Line.EXIT):
+            self._lines.put_nowait(line)   # stays visible to every later reader
+        return line
+
+    def discard_pending(self) -> list[Line]:
+        """Take every line already waiting (stale output from before the next command)."""
+        out = []
+        while self._lines.qsize():
+            line = self._lines.get_nowait()
+            if line.kind in (Line.EOF, Line.EXIT):
+                self._lines.put_nowait(line)
+                break
+            out.append(line)
+        self._room.set()
+        return out
+
+    def stderr_tail(self) -> str:
+        """The last bytes the engine wrote to stderr, as text, whitespace collapsed at the edges."""
+        return bytes(self._stderr).decode("utf-8", "replace").strip()
+
+    # -- writing ---------------------------------------------------------------
+    async def send(self, line: str, timeout: float = 2.0) -> None:
+        """Write one line; EngineGone if the pipe is closed or the engine stopped reading it."""
+        if self.proc is None or self.proc.stdin is None:
+            raise EngineGone("not started")
+        stdin = self.proc.stdin
+        if stdin.is_closing():
+            raise EngineGone("stdin closed")
+        self._log(f">{self.spec.name}: {line}")
+        try:
+            stdin.write(line.encode() + b"\n")
+            await asyncio.wait_for(stdin.drain(), timeout)
+        except (ConnectionError, BrokenPipeError, OSError, RuntimeError) as exc:
+            raise EngineGone(f"cannot write to the engine: {exc.__class__.__name__}") from None
+        except asyncio.TimeoutError:
+            raise EngineGone(f"the engine did not read its input for {timeout:g} s") from None
+
+    # -- ending ----------------------------------------------------------------
+    async def wait_exit(self, timeout: float) -> int | None:
+        """The exit code if the engine exits within `timeout` seconds, else None."""
+        if self.proc is None:
+            return None
+        try:
+            return await asyncio.wait_for(asyncio.shield(self.proc.wait()), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+    async def _wait_group_gone(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.returncode is not None and not group_alive(self.pgid):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.01)
+
+    async def shutdown(self, quit_grace: float = 1.0, term_grace: float = 1.0) -> int | None:
+        """`quit`, then SIGTERM, then SIGKILL to the whole group; reap everything. Returns the exit code."""
+        if self.proc is None:
+            return None
+        try:
+            if self.proc.returncode is None:
+                try:
+                    await self.send("quit", timeout=min(quit_grace, 0.5) or 0.01)
+                except EngineGone:
+                    pass
+                await self.wait_exit(quit_grace)
+            if not await self._wait_group_gone(0 if self.proc.returncode is None else 0.05):
+                _signal_group(self.pgid, signal.SIGTERM)
+                if not await self._wait_group_gone(term_grace):
+                    _signal_group(self.pgid, signal.SIGKILL)
+                    await self.proc.wait()
+                    await self._wait_group_gone(2.0)
+            _reap_group_zombies(self.pgid)
+        finally:
+            _LIVE_GROUPS.discard(self.pgid)
+            self._close()
+        return self.proc.returncode
+
+    def kill_now(self) -> None:
+        """SIGKILL the group without waiting (for use when no event loop can run)."""
+        if self.pgid is not None:
+            _signal_group(self.pgid, signal.SIGKILL)
+
+    def _close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self.proc is not None and self.proc.stdin is not None:
+            try:
+                self.proc.stdin.close()
+            except Exception:
+                pass

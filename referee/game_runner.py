@@ -1,0 +1,166 @@
+"""One game between two engine players, every move checked by protocol/.
+
+The runner owns the true position (a protocol Game) and the clocks; engines only
+propose moves. Whatever an engine does, play_game returns a GameRecord: the rules
+end the game ('normal'), the ply cap adjudicates a draw, or one engine forfeits
+with a termination from record.TERMINATIONS and one precise sentence.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import protocol
+from protocol.board import COLOR_NAME, DARK, LIGHT
+from protocol.errors import GameOverError, IllegalMoveError, NotationError
+from protocol.messages import PositionCommand
+
+from .player import EngineFailure, EnginePlayer
+from .record import GameRecord, MoveRecord
+from .timecontrol import Clock, TimeControl, go_command
+
+
+@dataclass
+class GameSpec:
+    game_id: int
+    game_type: str
+    start_position: str | None         # None: the game's start position
+    opening: list[str]                 # plies played from it before the engines take over
+    dark_tc: TimeControl
+    light_tc: TimeControl
+    pair: int | None = None
+    round: int | None = None
+    max_plies: int = 1000              # adjudicate as a draw past this (these games are finite; safety only)
+
+
+def setup_position(spec: GameSpec) -> tuple[protocol.Game, list[str]]:
+    """The position after the opening, and the opening in canonical notation.
+
+    Raises ValueError (a bad match configuration, not an engine's fault) if the start position
+    is not of spec.game_type or an opening move is not legal."""
+    if spec.start_position:
+        game = protocol.game_from_position(spec.start_position)
+        if game.name != spec.game_type.lower():
+            raise ValueError(f"game {spec.game_id}: start position is {game.name}, not {spec.game_type}")
+    else:
+        game = protocol.new_game(spec.game_type)
+    canonical = []
+    for ply, text in enumerate(spec.opening, 1):
+        try:
+            canonical.append(str(game.play(text)))
+        except (NotationError, IllegalMoveError) as exc:
+            raise ValueError(f"game {spec.game_id}: opening ply {ply} {text!r}: {exc}") from None
+    return game, canonical
+
+
+def _side_name(color: int, player: EnginePlayer) -> str:
+    return f"{COLOR_NAME[color]} ({player.name})"
+
+
+def _forfeit_result(loser: int) -> str:
+    return "0-1" if loser == DARK else "1-0"
+
+
+class _Game:
+    """The state of one running game; small methods so each rule of refereeing reads on its own."""
+
+    def __init__(self, spec: GameSpec, dark: EnginePlayer, light: EnginePlayer):
+        self.spec = spec
+        self.players = (dark, light)
+        self.clocks = (Clock(spec.dark_tc), Clock(spec.light_tc))
+        self.game, self.opening = setup_position(spec)
+        self.start_fen = spec.start_position or None
+        self.moves: list[MoveRecord] = []
+        self.started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.t0 = time.monotonic()
+
+    def position_command(self) -> str:
+        played = self.opening + [m.move for m in self.moves]
+        fen = None if self.start_fen is None else self.start_fen
+        return PositionCommand(fen, played).format()
+
+    def record(self, result: str, termination: str, reason: str, scores: list[int]) -> GameRecord:
+        dark, light = self.players
+        start = self.start_fen or protocol.new_game(self.spec.game_type).position()
+        return GameRecord(
+            game_id=self.spec.game_id, game_type=self.spec.game_type.lower(),
+            rules_version=protocol.RULES_VERSION, start_position=start, opening=list(self.opening),
+            dark=dark.spec.to_json(), light=light.spec.to_json(),
+            time_control={"dark": str(self.spec.dark_tc), "light": str(self.spec.light_tc)},
+            moves=self.moves, result=result, termination=termination, reason=reason,
+            final_scores=scores, final_position=self.game.position(), pair=self.spec.pair,
+            round=self.spec.round, started_at=self.started_at,
+            duration_s=round(time.monotonic() - self.t0, 3))
+
+    def forfeit(self, color: int, failure: EngineFailure) -> GameRecord:
+        reason = f"{_side_name(color, self.players[color])} {failure.detail}"
+        return self.record(_forfeit_result(color), failure.termination, reason, [])
+
+    def finished(self) -> GameRecord:
+        result = self.game.result()
+        return self.record(result.text, "normal", result.reason, list(result.scores))
+
+    async def one_move(self, color: int) -> None:
+        """Ask the side to move for a move and play it; EngineFailure if it does wrong."""
+        player, clock = self.players[color], self.clocks[color]
+        go = go_command(self.clocks[DARK], self.clocks[LIGHT], color).format()
+        move_text, info, elapsed = await player.go(self.position_command(), go, clock.deadline_s(),
+                                                   allowed_ms=clock.allowed_ms())
+        allowed = clock.allowed_ms()
+        clock.stop(elapsed)
+        if clock.flagged:   # the player checks this too; the clock is the referee's own word
+            overrun = max(0, elapsed - (allowed or 0))
+            raise EngineFailure("time forfeit", f"exceeded its time by {overrun} ms (answered {move_text!r} after "
+                                f"{elapsed} ms; {allowed} ms allowed)", overrun_ms=overrun, elapsed_ms=elapsed,
+                                move=move_text)
+        move = self.check_move(move_text)
+        self.game.push(move)
+        self.moves.append(MoveRecord(str(move), elapsed, info))
+
+    def check_move(self, text: str):
+        """The canonical legal move for `text`, or an EngineFailure naming the fault."""
+        if text == "(none)":
+            moves = self.game.count_legal_moves()
+            raise EngineFailure("illegal move", f"answered 'bestmove (none)' but the game is not over "
+                                f"({moves} legal moves)", move=text)
+        try:
+            return self.game.parse_move(text)
+        except GameOverError as exc:
+            raise EngineFailure("illegal move", f"played {text} after the game ended: {exc.reason}", move=text) from None
+        except IllegalMoveError as exc:
+            raise EngineFailure("illegal move", f"played illegal move {text}: {exc.reason}", move=text) from None
+        except NotationError as exc:
+            raise EngineFailure("malformed output", f"sent a move that is not notation: {text!r} "
+                                f"(column {exc.column}: {exc.message})", move=text) from None
+
+
+async def _start_game(player: EnginePlayer, game_type: str) -> None:
+    if not player.alive:
+        await player.start()
+    await player.new_game(game_type)
+
+
+async def play_game(spec: GameSpec, dark: EnginePlayer, light: EnginePlayer) -> GameRecord:
+    """Play one game to its end. Never raises for engine misbehaviour (ValueError for a bad spec).
+
+    A player that fails is quit/killed before this returns; the runner restarts it for its next game.
+    A player that is not running is started here."""
+    state = _Game(spec, dark, light)
+    color = DARK
+    try:
+        for color in (DARK, LIGHT):
+            await _start_game(state.players[color], spec.game_type)
+        while not state.game.is_over():
+            if len(state.moves) >= spec.max_plies:
+                return state.record("1/2-1/2", "adjudication",
+                                    f"adjudicated a draw after {spec.max_plies} plies (safety cap)", [])
+            color = state.game.turn
+            await state.one_move(color)
+        return state.finished()
+    except EngineFailure as failure:
+        player = state.players[color]
+        player.failed = failure
+        await player.quit()
+        return state.forfeit(color, failure)

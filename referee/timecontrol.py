@@ -1,0 +1,218 @@
+"""Time controls and clocks: the referee measures every move itself.
+
+A time control is written the cutechess way, as one or more space-separated
+parts (see `TimeControl.parse`). The referee never trusts an engine's own
+account of its time: `Clock` uses `time.monotonic`, and a move that takes
+longer than the time left plus the margin loses on time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass
+
+from protocol.messages import GoCommand
+
+_CLOCK_RE = re.compile(r"^(?:(?P<moves>\d+)/)?(?P<base>\d+(?:\.\d+)?)(?:\+(?P<inc>\d+(?:\.\d+)?))?$")
+_MS_RE = re.compile(r"^(?P<num>\d+(?:\.\d+)?)(?P<unit>ms|s)?$")
+
+TC_SYNTAX = ("a time control is space-separated parts: 'inf', '<seconds>[+<increment seconds>]', "
+             "'<moves>/<seconds>[+<increment>]', 'st=<seconds per move>', 'movetime=<ms>', "
+             "'depth=<plies>', 'nodes=<n>', 'margin=<ms>'")
+
+
+def _seconds_to_ms(text: str, what: str) -> int:
+    value = float(text)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{what} must be a non-negative number of seconds, not {text!r}")
+    return int(round(value * 1000))
+
+
+def _format_seconds(ms: int) -> str:
+    """1000 -> '1', 100 -> '0.1', 1500 -> '1.5': the shortest text that parses back exactly."""
+    text = f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def _positive_int(text: str, what: str, minimum: int = 1) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{what} needs a whole number, not {text!r}") from None
+    if value < minimum:
+        raise ValueError(f"{what} must be at least {minimum}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """What each move may cost. Times in milliseconds; None means 'not limited this way'."""
+
+    base_ms: int | None = None      # game clock ('10+0.1' -> 10000, inc 100)
+    inc_ms: int = 0
+    movetime_ms: int | None = None  # fixed time per move ('st=0.1' or 'movetime=100')
+    depth: int | None = None        # 'depth=4'
+    nodes: int | None = None        # 'nodes=5000'
+    margin_ms: int = 50             # grace before a time forfeit
+    moves: int | None = None        # '40/60': the base time is given again every `moves` moves
+
+    @classmethod
+    def parse(cls, text: str) -> "TimeControl":
+        """Parse e.g. '10+0.1', '40/60+0.5', 'st=0.1', 'movetime=100', 'depth=4', 'nodes=5000', 'inf',
+        or several parts: 'inf depth=4', '5+0.05 margin=100'. ValueError says what is wrong."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"empty time control; {TC_SYNTAX}")
+        fields: dict = {}
+        for part in text.replace(",", " ").split():
+            try:
+                cls._parse_part(part, fields)
+            except ValueError as exc:
+                raise ValueError(f"bad time control {text!r}: part {part!r}: {exc}") from None
+        return cls(**fields)
+
+    @staticmethod
+    def _parse_part(part: str, fields: dict) -> None:
+        def put(key, value):
+            if key in fields:
+                raise ValueError(f"{key.replace('_ms', '')} given twice")
+            fields[key] = value
+
+        low = part.lower()
+        if low in ("inf", "infinite"):
+            return  # 'inf' adds no limit; accepted so cutechess habits ('inf depth=4') work
+        if "=" in low:
+            key, _, value = low.partition("=")
+            if not value:
+                raise ValueError(f"{key}= needs a value")
+            if key == "st":
+                put("movetime_ms", _seconds_to_ms(value, "st"))
+            elif key == "movetime":
+                match = _MS_RE.match(value)
+                if not match:
+                    raise ValueError(f"movetime needs milliseconds like 100 or 100ms, not {value!r}")
+                number = float(match["num"]) * (1000 if match["unit"] == "s" else 1)
+                put("movetime_ms", int(round(number)))
+            elif key == "depth":
+                put("depth", _positive_int(value, "depth"))
+            elif key == "nodes":
+                put("nodes", _positive_int(value, "nodes"))
+            elif key in ("margin", "timemargin"):
+                put("margin_ms", _positive_int(value.removesuffix("ms"), "margin", 0))
+            elif key == "tc":
+                TimeControl._parse_part(value, fields)
+            else:
+                raise ValueError(f"unknown setting {key!r}; {TC_SYNTAX}")
+            if fields.get("movetime_ms") == 0:
+                raise ValueError("time per move must be more than 0 ms")
+            return
+        match = _CLOCK_RE.match(low)
+        if not match:
+            raise ValueError(f"not understood; {TC_SYNTAX}")
+        put("base_ms", _seconds_to_ms(match["base"], "base time"))
+        if fields["base_ms"] <= 0:
+            raise ValueError("the base time must be more than 0 seconds")
+        fields["inc_ms"] = _seconds_to_ms(match["inc"], "increment") if match["inc"] else 0
+        if match["moves"]:
+            fields["moves"] = _positive_int(match["moves"], "moves per session")
+
+    def __post_init__(self):
+        if self.base_ms is None and (self.inc_ms or self.moves):
+            raise ValueError("an increment or moves per session needs a base time")
+
+    @property
+    def timed(self) -> bool:
+        """True when a move can be lost on time (a game clock or a fixed time per move)."""
+        return self.base_ms is not None or self.movetime_ms is not None
+
+    def __str__(self) -> str:
+        parts = []
+        if self.base_ms is not None:
+            clock = _format_seconds(self.base_ms)
+            if self.moves:
+                clock = f"{self.moves}/{clock}"
+            if self.inc_ms:
+                clock += f"+{_format_seconds(self.inc_ms)}"
+            parts.append(clock)
+        if self.movetime_ms is not None:
+            parts.append(f"movetime={self.movetime_ms}")
+        if self.depth is not None:
+            parts.append(f"depth={self.depth}")
+        if self.nodes is not None:
+            parts.append(f"nodes={self.nodes}")
+        if not parts:
+            parts.append("inf")
+        if self.margin_ms != 50:
+            parts.append(f"margin={self.margin_ms}")
+        return " ".join(parts)
+
+
+class Clock:
+    """One player's clock for one game, measured with time.monotonic by the referee."""
+
+    def __init__(self, tc: TimeControl):
+        self.tc = tc
+        self.remaining_ms: int | None = tc.base_ms
+        self.moves_made = 0
+        self.flagged = False
+        self.last_elapsed_ms = 0
+        self._started: float | None = None
+
+    @property
+    def movestogo(self) -> int | None:
+        """Moves left before the next time session ('40/60'), else None."""
+        if not self.tc.moves:
+            return None
+        return self.tc.moves - self.moves_made % self.tc.moves
+
+    def allowed_ms(self) -> int | None:
+        """Time the engine may use for this move before the margin; None = no time limit."""
+        limits = [x for x in (self.remaining_ms, self.tc.movetime_ms) if x is not None]
+        return min(limits) if limits else None
+
+    def deadline_s(self) -> float | None:
+        """Seconds the engine may take before it forfeits (allowed time + margin); None = no limit."""
+        allowed = self.allowed_ms()
+        return None if allowed is None else (allowed + self.tc.margin_ms) / 1000
+
+    def start(self) -> None:
+        self._started = time.monotonic()
+
+    def stop(self, elapsed_ms: int | None = None) -> int:
+        """End the move; `elapsed_ms` is the referee's own measurement if it has a finer one.
+        Sets `flagged` if the move overran allowed time + margin. Adds the increment."""
+        if elapsed_ms is None:
+            if self._started is None:
+                raise RuntimeError("Clock.stop() without start()")
+            elapsed_ms = int(round((time.monotonic() - self._started) * 1000))
+        self._started = None
+        allowed = self.allowed_ms()
+        if allowed is not None and elapsed_ms > allowed + self.tc.margin_ms:
+            self.flagged = True
+        self.last_elapsed_ms = elapsed_ms
+        self.moves_made += 1
+        if self.remaining_ms is not None:
+            self.remaining_ms = max(0, self.remaining_ms - elapsed_ms) + self.tc.inc_ms
+            if self.tc.moves and self.moves_made % self.tc.moves == 0:
+                self.remaining_ms += self.tc.base_ms
+        return elapsed_ms
+
+    def overrun_ms(self, elapsed_ms: int) -> int:
+        """How far `elapsed_ms` went past the allowed time (0 if within it or untimed)."""
+        allowed = self.allowed_ms()
+        return 0 if allowed is None else max(0, elapsed_ms - allowed)
+
+
+def go_command(dark: Clock, light: Clock, mover: int) -> GoCommand:
+    """The `go` the mover receives: both clocks (p1 = Dark) and the mover's own per-move limits."""
+    own = dark if mover == 0 else light
+    cmd = GoCommand(
+        p1time=dark.remaining_ms, p2time=light.remaining_ms,
+        p1inc=dark.tc.inc_ms if dark.remaining_ms is not None and dark.tc.inc_ms else None,
+        p2inc=light.tc.inc_ms if light.remaining_ms is not None and light.tc.inc_ms else None,
+        movestogo=own.movestogo, movetime=own.tc.movetime_ms, depth=own.tc.depth, nodes=own.tc.nodes,
+    )
+    if own.remaining_ms is None:   # the mover has no clock: do not tell it about the other's
+        cmd.p1time = cmd.p2time = cmd.p1inc = cmd.p2inc = None
+    return cmd
