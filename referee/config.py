@@ -1,0 +1,227 @@
+"""Engines from the command line (cutechess style) and from a TOML engines file.
+
+Command line, one ``-engine`` per engine, ``key=value`` words::
+
+    -engine name=A cmd="python -m engine" dir=. option.Strategy=greedy tc=10+0.1
+    -each tc=st=0.05 option.MoveOverhead=20
+
+Keys: ``name``, ``cmd`` (split like a shell would), ``arg`` (one more argument,
+repeatable), ``dir`` (working directory), ``option.<Name>=<value>``, ``tc``,
+``memory_mb``, ``cpu_seconds``; ``proto=uci`` is accepted for cutechess habits.
+
+Engines file (``--engines-file engines.toml``)::
+
+    [engines.A]
+    cmd = "python -m engine"          # or a list: ["python", "-m", "engine"]
+    dir = "."
+    options = { Strategy = "greedy" }
+    tc = "10+0.1"
+
+With an engines file, ``-engine name=A`` picks engine A; other keys given on the
+command line override the file's. Precedence, most specific first: the
+engine's own setting, then ``-each``, then ``--tc`` / ``--memory-mb`` /
+``--cpu-seconds``. Options of ``-each`` are merged under the engine's own.
+"""
+
+from __future__ import annotations
+
+import shlex
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .engine_process import EngineSpec
+from .timecontrol import TimeControl
+
+DEFAULT_TC = "10+0.1"
+ENGINE_KEYS = ("name", "cmd", "arg", "dir", "tc", "memory_mb", "cpu_seconds", "proto")
+RESERVED_OPTIONS = ("UCI_Variant",)
+"""Options the referee sets itself: the game comes from --game."""
+
+
+class ConfigError(ValueError):
+    """A command-line or engines-file mistake, said so a person can fix it."""
+
+
+@dataclass
+class EngineArgs:
+    """The key=value words of one -engine or -each, sorted into fields."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    args: list[str] = field(default_factory=list)
+    options: dict[str, str] = field(default_factory=dict)
+
+
+def parse_engine_words(words: list[str], where: str) -> EngineArgs:
+    """['name=A', 'option.X=1', ...] -> EngineArgs; ConfigError names the bad word."""
+    out = EngineArgs()
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"{where}: expected key=value, got {word!r} "
+                              f"(keys: {', '.join(ENGINE_KEYS)}, option.<Name>)")
+        if key.startswith("option."):
+            name = key[len("option."):]
+            if not name:
+                raise ConfigError(f"{where}: {word!r} needs an option name after 'option.'")
+            out.options[name] = value
+        elif key == "arg":
+            out.args.append(value)
+        elif key in ENGINE_KEYS:
+            if key in out.values:
+                raise ConfigError(f"{where}: {key}= given twice")
+            out.values[key] = value
+        else:
+            raise ConfigError(f"{where}: unknown key {key!r} in {word!r} "
+                              f"(keys: {', '.join(ENGINE_KEYS)}, option.<Name>)")
+    if out.values.get("proto", "uci").lower() != "uci":
+        raise ConfigError(f"{where}: only proto=uci is spoken, not {out.values['proto']!r}")
+    return out
+
+
+def load_engines_file(path: str) -> dict[str, dict]:
+    """{name: table} from a TOML file's [engines.<name>] tables."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"--engines-file: no such file {path!r}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"--engines-file {path}: not valid TOML: {exc}") from None
+    engines = data.get("engines")
+    if not isinstance(engines, dict) or not engines:
+        raise ConfigError(f"--engines-file {path}: expected [engines.<name>] tables")
+    allowed = {"cmd", "dir", "options", "tc", "memory_mb", "cpu_seconds", "args"}
+    for name, table in engines.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"--engines-file {path}: engines.{name} must be a table")
+        unknown = sorted(set(table) - allowed)
+        if unknown:
+            raise ConfigError(f"--engines-file {path}: engines.{name}: unknown key(s) {', '.join(unknown)} "
+                              f"(allowed: {', '.join(sorted(allowed))})")
+        if "cmd" not in table:
+            raise ConfigError(f"--engines-file {path}: engines.{name} has no cmd")
+        if not isinstance(table.get("options", {}), dict):
+            raise ConfigError(f"--engines-file {path}: engines.{name}.options must be a table")
+    return engines
+
+
+def _split_cmd(cmd, where: str) -> list[str]:
+    if isinstance(cmd, list):
+        parts = [str(x) for x in cmd]
+    else:
+        try:
+            parts = shlex.split(str(cmd))
+        except ValueError as exc:
+            raise ConfigError(f"{where}: cannot split cmd {cmd!r}: {exc}") from None
+    if not parts:
+        raise ConfigError(f"{where}: cmd is empty")
+    return parts
+
+
+def _int_value(value, what: str, where: str) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: {what} needs a whole number, not {value!r}") from None
+    if number <= 0:
+        raise ConfigError(f"{where}: {what} must be more than 0, not {number}")
+    return number
+
+
+def parse_tc(text: str, where: str) -> TimeControl:
+    try:
+        return TimeControl.parse(str(text))
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+@dataclass
+class Defaults:
+    """What applies to every engine unless it says otherwise (-each and the global flags)."""
+
+    each: EngineArgs = field(default_factory=EngineArgs)
+    tc: str | None = None
+    memory_mb: int | None = None
+    cpu_seconds: int | None = None
+    margin_ms: int | None = None
+
+
+def build_engine(words: list[str], index: int, defaults: Defaults, file_engines: dict[str, dict]) -> EngineSpec:
+    """One EngineSpec from an -engine's words, the engines file and the defaults."""
+    where = f"-engine #{index + 1}"
+    own = parse_engine_words(words, where)
+    name = own.values.get("name")
+    table = file_engines.get(name, {}) if name else {}
+    if name and file_engines and not table and "cmd" not in own.values:
+        raise ConfigError(f"{where}: no engine {name!r} in the engines file "
+                          f"(it has: {', '.join(sorted(file_engines))})")
+    if name:
+        where = f"-engine {name}"
+    cmd_source = own.values.get("cmd", table.get("cmd"))
+    if cmd_source is None:
+        raise ConfigError(f"{where}: needs cmd=\"<command>\" (or name=<engine in --engines-file>)")
+    cmd = _split_cmd(cmd_source, where) + [str(a) for a in table.get("args", [])] + own.args
+    name = name or Path(cmd[0]).name
+    options = {**{k: str(v) for k, v in defaults.each.options.items()},
+               **{k: _option_text(v) for k, v in table.get("options", {}).items()},
+               **own.options}
+    for reserved in RESERVED_OPTIONS:
+        if reserved in options:
+            raise ConfigError(f"{where}: option.{reserved} is set by the referee from --game; remove it")
+    tc_text = (own.values.get("tc") or table.get("tc") or defaults.each.values.get("tc")
+               or defaults.tc or DEFAULT_TC)
+    tc = parse_tc(tc_text, f"{where}: tc")
+    if defaults.margin_ms is not None:
+        tc = replace(tc, margin_ms=defaults.margin_ms)
+    directory = own.values.get("dir", table.get("dir", defaults.each.values.get("dir")))
+    if directory is not None and not Path(directory).is_dir():
+        raise ConfigError(f"{where}: dir={directory!r} is not a directory")
+
+    def limit(key, fallback):
+        value = own.values.get(key, table.get(key, defaults.each.values.get(key)))
+        return _int_value(value, key, where) if value is not None else fallback
+
+    return EngineSpec(name=name, cmd=cmd, cwd=str(directory) if directory is not None else None,
+                      options=options, tc=tc, memory_mb=limit("memory_mb", defaults.memory_mb),
+                      cpu_seconds=limit("cpu_seconds", defaults.cpu_seconds))
+
+
+def _option_text(value) -> str:
+    """TOML values as the text `setoption` sends (true/false lower-case, as UCI expects)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def build_engines(engine_words: list[list[str]], each_words: list[list[str]] | None,
+                  engines_file: str | None, tc: str | None = None, memory_mb: int | None = None,
+                  cpu_seconds: int | None = None, margin_ms: int | None = None) -> list[EngineSpec]:
+    """Every engine of the command line, checked: unique names, valid commands and time controls."""
+    each = EngineArgs()
+    for words in each_words or []:
+        part = parse_engine_words(words, "-each")
+        if "name" in part.values or "cmd" in part.values or part.args:
+            raise ConfigError("-each: name=, cmd= and arg= belong to one engine; use them in -engine")
+        each.values.update(part.values)
+        each.options.update(part.options)
+    if tc is not None:
+        parse_tc(tc, "--tc")
+    defaults = Defaults(each, tc, memory_mb, cpu_seconds, margin_ms)
+    file_engines = load_engines_file(engines_file) if engines_file else {}
+    if not engine_words and file_engines:
+        engine_words = [[f"name={name}"] for name in file_engines]
+    specs = [build_engine(words, i, defaults, file_engines) for i, words in enumerate(engine_words)]
+    seen: dict[str, int] = {}
+    for i, spec in enumerate(specs):
+        if spec.name in seen:
+            raise ConfigError(f"engines #{seen[spec.name] + 1} and #{i + 1} are both called {spec.name!r}; "
+                              f"give each a distinct name=")
+        seen[spec.name] = i
+    return specs
+
+
+def engine_identity(spec: EngineSpec) -> dict:
+    """What defines an engine for --resume (the spec as recorded)."""
+    return spec.to_json()

@@ -1,0 +1,187 @@
+"""Openings: where each game pair starts, checked with protocol/ before any engine sees them.
+
+An opening is a start position (None = the game's start position) plus a few
+moves already played from it. The engines receive both in the `position`
+command; the record keeps them apart from the moves the engines chose.
+
+Sources:
+* ``random:PLIES`` -- PLIES uniformly random legal plies from the start position,
+  drawn from the match seed and the opening's index, so the same seed gives the
+  same openings on every machine and on ``--resume``. An opening that would end
+  the game is drawn again.
+* a file, one opening per line; blank lines and lines starting with ``#`` are
+  skipped. A line is either a move sequence (``c3c7 a0a2 ...``, played from the
+  start position) or a position string (its first word names the game),
+  optionally followed by `` moves m1 m2 ...``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from protocol import GAME_NAMES, game_class
+from protocol.errors import ArenaError
+from protocol.game import Game
+
+MAX_RANDOM_PLIES = 200
+MAX_DRAWS = 50
+"""How often a random opening is redrawn before giving up (it ended the game each time)."""
+
+
+class OpeningError(ValueError):
+    """An opening source that cannot be used, with the file, line and reason."""
+
+
+@dataclass(frozen=True)
+class Opening:
+    start_position: str | None
+    moves: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict:
+        return {"start_position": self.start_position, "moves": list(self.moves)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Opening":
+        return cls(data.get("start_position"), tuple(data.get("moves", ())))
+
+    def describe(self) -> str:
+        head = self.start_position or "startpos"
+        return head + (" moves " + " ".join(self.moves) if self.moves else "")
+
+
+@dataclass(frozen=True)
+class OpeningSource:
+    """What --openings said: kind 'none', 'random' (with plies) or 'file' (with path and content hash)."""
+
+    kind: str
+    plies: int = 0
+    path: str | None = None
+    sha256: str | None = None
+
+    def identity(self) -> dict:
+        """What must not change between a run and its resume."""
+        if self.kind == "random":
+            return {"kind": "random", "plies": self.plies}
+        if self.kind == "file":
+            return {"kind": "file", "sha256": self.sha256}
+        return {"kind": "none"}
+
+
+def parse_source(text: str | None) -> OpeningSource:
+    """'random:8', a file path, or None/'none' for the start position."""
+    if text is None or text.strip().lower() in ("", "none", "startpos"):
+        return OpeningSource("none")
+    if text.startswith("random:"):
+        value = text[len("random:"):]
+        try:
+            plies = int(value)
+        except ValueError:
+            raise OpeningError(f"--openings random:PLIES needs a whole number of plies, not {value!r}") from None
+        if not 0 <= plies <= MAX_RANDOM_PLIES:
+            raise OpeningError(f"--openings random:PLIES must be 0..{MAX_RANDOM_PLIES}, not {plies}")
+        return OpeningSource("random", plies=plies)
+    path = Path(text)
+    if not path.is_file():
+        raise OpeningError(f"--openings: no such file {text!r} (expected random:PLIES or a file of openings)")
+    data = path.read_bytes()
+    return OpeningSource("file", path=str(path), sha256=hashlib.sha256(data).hexdigest())
+
+
+def random_opening(game_type: str, plies: int, seed: int | str, index: int) -> Opening:
+    """`plies` random legal moves from the start, reproducible from (seed, index)."""
+    rng = random.Random(f"{seed}/{game_type}/{index}")
+    cls = game_class(game_type)
+    for _ in range(MAX_DRAWS):
+        game = cls.start()
+        moves = _random_plies(game, plies, rng)
+        if moves is not None:
+            return Opening(None, tuple(moves))
+    raise OpeningError(f"could not draw {plies} random plies of {game_type} that leave the game open")
+
+
+def _random_plies(game: Game, plies: int, rng: random.Random) -> list[str] | None:
+    """Moves played, or None if the game ended within the opening."""
+    moves = []
+    for _ in range(plies):
+        move = game.random_move(rng)
+        if move is None:
+            return None
+        game.push(move)
+        moves.append(str(move))
+    return None if game.is_over() else moves
+
+
+def parse_opening_line(game_type: str, line: str) -> Opening:
+    """One file line -> Opening, with every move checked; raises ArenaError/ValueError naming the fault."""
+    text = line.strip()
+    first = text.split(None, 1)[0].lower()
+    cls = game_class(game_type)
+    if first in GAME_NAMES:
+        position, _, rest = text.partition(" moves ")
+        position = position.strip()
+        if first != game_type:
+            raise OpeningError(f"position is for {first}, but this is a {game_type} match")
+        game = cls.from_position(position)
+        start = game.position()
+        move_texts = rest.split()
+    else:
+        game, start, move_texts = cls.start(), None, text.split()
+    moves = []
+    for word in move_texts:
+        if game.is_over():
+            raise OpeningError(f"move {word!r} comes after the game is over")
+        moves.append(str(game.play(word)))
+    if game.is_over():
+        raise OpeningError("the opening ends the game")
+    return Opening(start, tuple(moves))
+
+
+def read_opening_file(game_type: str, path: str) -> list[Opening]:
+    """Every opening of a file, or OpeningError naming the file, line and fault."""
+    openings = []
+    lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            openings.append(parse_opening_line(game_type, line))
+        except (ArenaError, ValueError) as exc:
+            raise OpeningError(f"{path}, line {number}: {exc}") from None
+    if not openings:
+        raise OpeningError(f"{path}: no openings in the file (blank lines and # comments are skipped)")
+    return openings
+
+
+class OpeningBook:
+    """Gives the opening of each opening index; random openings are drawn on demand and cached."""
+
+    def __init__(self, game_type: str, source: OpeningSource, seed: int | str):
+        self.game_type = game_type
+        self.source = source
+        self.seed = seed
+        self._file = read_opening_file(game_type, source.path) if source.kind == "file" else []
+        self._cache: dict[int, Opening] = {}
+
+    @classmethod
+    def fixed(cls, game_type: str, openings: list[Opening]) -> "OpeningBook":
+        """A book of given openings (as stored in config.json), used in order and cyclically."""
+        book = cls(game_type, OpeningSource("none"), 0)
+        book.source = OpeningSource("fixed")
+        book._file = list(openings)
+        return book
+
+    def __len__(self) -> int:
+        """Distinct openings before they repeat (0 = unbounded: random or start position)."""
+        return len(self._file)
+
+    def get(self, index: int) -> Opening:
+        if self.source.kind == "none":
+            return Opening(None)
+        if self.source.kind in ("file", "fixed"):
+            return self._file[index % len(self._file)]
+        if index not in self._cache:
+            self._cache[index] = random_opening(self.game_type, self.source.plies, self.seed, index)
+        return self._cache[index]

@@ -1,0 +1,124 @@
+"""PGN-style export of game records, for humans.
+
+Chess PGN's layout (tag pairs, numbered moves, brace comments, result) with our
+games' own notation; the tags say which game and which rules. Each engine move
+carries a comment with the time it took and, when the engine said, its score
+(in game points, from the mover's view) and depth. Opening moves are marked.
+The JSONL records stay the source of truth; this is a reading copy.
+"""
+
+from __future__ import annotations
+
+from .store import read_records_file, unique_by_game
+
+LINE_WIDTH = 79
+
+
+def _tag_value(value) -> str:
+    text = " ".join(str(value).split())
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> str:
+    return "{" + " ".join(text.replace("}", ")").replace("{", "(").split()) + "}"
+
+
+def _date(record: dict) -> str:
+    started = record.get("started_at") or ""
+    if len(started) >= 10 and started[4] == "-":
+        return started[:10].replace("-", ".")
+    return "????.??.??"
+
+
+def _first_mover(start_position: str | None) -> str:
+    """'d' or 'l': who moves first in the start position (field 4 of a position string)."""
+    fields = (start_position or "").split()
+    return fields[3] if len(fields) > 3 and fields[3] in ("d", "l") else "d"
+
+
+def _move_comment(move: dict) -> str:
+    parts = []
+    info = move.get("info") or {}
+    if info.get("score_cp") is not None:
+        parts.append(f"{info['score_cp'] / 100:+.2f}" + (f"/{info['depth']}" if info.get("depth") else ""))
+    elif info.get("depth"):
+        parts.append(f"d{info['depth']}")
+    parts.append(f"{move.get('ms', 0) / 1000:.3f}s")
+    return _comment(" ".join(parts))
+
+
+def tags(record: dict, event: str = "isaac-referee") -> list[tuple[str, str]]:
+    """The tag pairs of one game, the seven-tag roster first as PGN readers expect."""
+    tc = record.get("time_control") or {}
+    tc_text = tc.get("dark") if tc.get("dark") == tc.get("light") else f"{tc.get('dark')} / {tc.get('light')}"
+    round_ = record.get("round")
+    pair = record.get("pair")
+    scores = record.get("final_scores") or []
+    rows = [
+        ("Event", event), ("Site", "isaac-arena"), ("Date", _date(record)),
+        ("Round", f"{round_ if round_ is not None else '?'}.{pair + 1 if pair is not None else '?'}"),
+        ("Dark", record["dark"]["name"]), ("Light", record["light"]["name"]), ("Result", record["result"]),
+        ("Game", record["game_type"]), ("RulesVersion", record.get("rules_version", "?")),
+        ("GameId", record["game_id"]), ("TimeControl", tc_text),
+        ("FEN", record.get("start_position") or "startpos"),
+    ]
+    if record.get("opening"):
+        rows.append(("Opening", " ".join(record["opening"])))
+    rows += [("Termination", record["termination"]), ("Reason", record.get("reason", "")),
+             ("FinalScores", "-".join(map(str, scores)) if scores else "-"),
+             ("FinalPosition", record.get("final_position", "")),
+             ("PlyCount", len(record.get("opening") or []) + len(record.get("moves") or []))]
+    return [(name, _tag_value(value)) for name, value in rows]
+
+
+def movetext(record: dict) -> str:
+    """Numbered moves (opening first, marked 'book'), comments, and the result, wrapped."""
+    tokens = []
+    side = _first_mover(record.get("start_position"))
+    number = 1
+    plies = [(m, None) for m in record.get("opening") or []]
+    plies += [(m["move"], m) for m in record.get("moves") or []]
+    for k, (move, data) in enumerate(plies):
+        if side == "d":
+            tokens.append(f"{number}. {move}")
+        elif k == 0:
+            tokens.append(f"{number}... {move}")
+        else:
+            tokens.append(move)
+        tokens.append(_comment("book") if data is None else _move_comment(data))
+        if side == "l":
+            number += 1
+        side = "l" if side == "d" else "d"
+    tokens.append(record["result"])
+    return _wrap(tokens)
+
+
+def _wrap(tokens: list[str]) -> str:
+    lines, line = [], ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > LINE_WIDTH:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def game_to_pgn(record: dict, event: str = "isaac-referee") -> str:
+    head = "\n".join(f'[{name} "{value}"]' for name, value in tags(record, event))
+    return f"{head}\n\n{movetext(record)}\n"
+
+
+def records_to_pgn(records: list[dict], event: str = "isaac-referee") -> str:
+    """All games, ordered by game id, separated by blank lines."""
+    ordered = sorted(records, key=lambda r: r["game_id"])
+    return "\n".join(game_to_pgn(r, event) for r in ordered)
+
+
+def export_file(records_path: str, event: str = "isaac-referee") -> str:
+    """PGN text of a records.jsonl (torn last line ignored, repeated games once)."""
+    records, _ = read_records_file(records_path)
+    return records_to_pgn(unique_by_game(records), event)
+

@@ -1,0 +1,216 @@
+"""Runs the scheduled games concurrently on one asyncio loop.
+
+* Workers take games in schedule order; each game gets one engine process per
+  side from the EnginePool, which keeps idle processes between games (no start-up
+  cost per game) and replaces a process that failed (crash, stall, ...) with a
+  fresh one before that engine's next game.
+* Every finished record is appended to the store (fsync'ed in a worker thread
+  so a slow disk does not stall the loop, which would distort running clocks)
+  before the next game of that worker starts.
+* SPRT (matches only) is checked after every game; once decided, no new game
+  starts and the games already running finish and are recorded.
+* Cancellation (Ctrl-C, SIGTERM) stops every worker; `close` then quits,
+  terminates or kills every engine process the pool ever started. Unfinished
+  games are not recorded, so ``--resume`` plays exactly them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .engine_process import EngineSpec
+from .game_runner import GameSpec, play_game
+from .openings import OpeningBook
+from .player import EnginePlayer
+from .progress import Progress
+from .schedule import ScheduledGame
+from .stats import MatchStats, Sprt, standings
+from .store import Store
+
+
+class EnginePool:
+    """Engine processes by engine name: reused between games, replaced after a failure."""
+
+    def __init__(self, specs: list[EngineSpec], make_player: Callable[[EngineSpec], EnginePlayer],
+                 on_event: Callable[[str], None] = lambda text: None):
+        self.specs = {spec.name: spec for spec in specs}
+        self.make_player = make_player
+        self.on_event = on_event
+        self.idle: dict[str, list[EnginePlayer]] = {name: [] for name in self.specs}
+        self.every: list[EnginePlayer] = []
+        self.failed_last: dict[str, str] = {}
+
+    def acquire(self, name: str) -> EnginePlayer:
+        """An idle running process of engine `name`, or a new (not yet started) one.
+
+        play_game starts a player that is not running, so a replacement is
+        started just before the game it is needed for."""
+        idle = self.idle[name]
+        while idle:
+            player = idle.pop()
+            if player.alive:
+                return player
+        if name in self.failed_last:
+            self.on_event(f"restarting {name} for its next game (last process: {self.failed_last.pop(name)})")
+        player = self.make_player(self.specs[name])
+        self.every.append(player)
+        return player
+
+    async def release(self, player: EnginePlayer) -> None:
+        """Back to the idle list if healthy; otherwise make sure the process is gone."""
+        if player.alive:
+            self.idle[player.name].append(player)
+            return
+        if player.failed is not None:
+            self.failed_last[player.name] = f"{player.failed.termination}: {player.failed.detail}"[:300]
+        await player.quit()
+        self._forget(player)
+
+    def _forget(self, player: EnginePlayer) -> None:
+        if player in self.every:
+            self.every.remove(player)
+
+    async def close(self) -> None:
+        """Quit every engine process at once (quit, then SIGTERM, then SIGKILL each group)."""
+        players, self.every = self.every, []
+        for idle in self.idle.values():
+            idle.clear()
+        await asyncio.gather(*(p.quit() for p in players), return_exceptions=True)
+
+
+@dataclass
+class RunPlan:
+    """Everything the runner needs; built by the CLI from arguments or a stored config."""
+
+    mode: str                              # 'match' or 'tournament'
+    game_type: str
+    engines: list[EngineSpec]
+    schedule: list[ScheduledGame]
+    book: OpeningBook
+    concurrency: int = 1
+    sprt: Sprt | None = None
+    max_plies: int = 1000
+    player_options: dict = field(default_factory=dict)
+
+    def game_spec(self, scheduled: ScheduledGame) -> GameSpec:
+        by_name = {spec.name: spec for spec in self.engines}
+        opening = self.book.get(scheduled.opening)
+        return GameSpec(game_id=scheduled.index, game_type=self.game_type,
+                        start_position=opening.start_position, opening=list(opening.moves),
+                        dark_tc=by_name[scheduled.dark].tc, light_tc=by_name[scheduled.light].tc,
+                        pair=scheduled.pair, round=scheduled.round, max_plies=self.max_plies)
+
+
+class Tracker:
+    """The running statistics of the records so far (loaded ones included)."""
+
+    def __init__(self, plan: RunPlan, records: list[dict]):
+        self.plan = plan
+        self.names = [spec.name for spec in plan.engines]
+        self.records: list[dict] = []
+        self.match = (MatchStats(self.names[0], self.names[1], sprt=plan.sprt)
+                      if plan.mode == "match" else None)
+        for record in records:
+            self.add(record)
+
+    def add(self, record: dict) -> None:
+        self.records.append(record)
+        if self.match is not None:
+            self.match.add(record)
+
+    def sprt_decision(self) -> str | None:
+        return None if self.match is None else self.match.sprt_decision()
+
+    def score_text(self) -> str:
+        if self.match is not None:
+            return self.match.headline()
+        top = standings(self.records, self.names)[:4]
+        return "leaders: " + ", ".join(f"{e.name} {e.total.points:g}/{e.total.games}" for e in top)
+
+
+@dataclass
+class RunOutcome:
+    played: int = 0
+    stopped: str = "complete"   # 'complete', 'sprt H0', 'sprt H1', 'interrupted'
+
+
+class Runner:
+    def __init__(self, plan: RunPlan, store: Store, progress: Progress, tracker: Tracker,
+                 io_log: Callable[[str], None] | None = None):
+        self.plan = plan
+        self.store = store
+        self.progress = progress
+        self.tracker = tracker
+        self.io_log = io_log
+        self.pool = EnginePool(plan.engines, self._make_player, self._event)
+        self.outcome = RunOutcome()
+        self._queue: list[ScheduledGame] = []
+        self._stopping = False
+
+    def _make_player(self, spec: EngineSpec) -> EnginePlayer:
+        return EnginePlayer(spec, self.io_log, **self.plan.player_options)
+
+    def _event(self, text: str) -> None:
+        self.store.event(text)
+        self.progress.note(text)
+
+    def pending(self) -> list[ScheduledGame]:
+        done = {record["game_id"] for record in self.tracker.records}
+        return [game for game in self.plan.schedule if game.index not in done]
+
+    async def run(self) -> RunOutcome:
+        """Play every pending game; on cancellation the engines are still all shut down."""
+        decision = self.tracker.sprt_decision()
+        if decision:
+            self.outcome.stopped = f"sprt {decision}"
+            return self.outcome
+        self._queue = self.pending()
+        workers = [asyncio.create_task(self._worker()) for _ in range(max(1, self.plan.concurrency))]
+        try:
+            await asyncio.gather(*workers)
+        except BaseException:
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            self.outcome.stopped = "interrupted"
+            raise
+        finally:
+            await self.pool.close()
+        return self.outcome
+
+    async def _worker(self) -> None:
+        while self._queue and not self._stopping:
+            scheduled = self._queue.pop(0)
+            record = await self._play(scheduled)
+            await asyncio.to_thread(self.store.append, record)
+            self._finished(record)
+
+    async def _play(self, scheduled: ScheduledGame) -> dict:
+        spec = self.plan.game_spec(scheduled)
+        dark = self.pool.acquire(scheduled.dark)
+        light = self.pool.acquire(scheduled.light)
+        self.progress.game_started()
+        try:
+            record = await play_game(spec, dark, light)
+        except BaseException:
+            self.progress.game_abandoned()
+            raise
+        finally:
+            await asyncio.shield(asyncio.gather(self.pool.release(dark), self.pool.release(light)))
+        return record.to_json()
+
+    def _finished(self, record: dict) -> None:
+        self.outcome.played += 1
+        self.tracker.add(record)
+        self.store.event(f"finished game {record['game_id']}: {record['dark']['name']} vs "
+                         f"{record['light']['name']} {record['result']} ({record['termination']}: {record['reason']})")
+        self.progress.game_finished(record)
+        decision = self.tracker.sprt_decision()
+        if decision and not self._stopping:
+            self._stopping = True
+            self.outcome.stopped = f"sprt {decision}"
+            self._event(f"SPRT accepted {decision} (LLR {self.tracker.match.llr():.2f}); "
+                        f"no new games, running ones finish")
+

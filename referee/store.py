@@ -1,0 +1,183 @@
+"""The output directory: configuration, one JSON line per finished game, events, summary.
+
+Durability is the point. Each finished game is written as one line with a
+single write, then flushed and fsync'ed before the referee moves on, so a
+crash, SIGKILL or power cut loses at most games that had not finished. On
+reading, a torn final line (the write that was interrupted) is ignored, and
+before appending again it is cut off, so the file stays one record per line.
+
+The configuration that defines the games (engines, game type, openings, seed,
+schedule) is stored in ``config.json`` when a run starts; ``--resume`` compares
+it with the new command line and refuses to continue a different match.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+CONFIG = "config.json"
+RECORDS = "records.jsonl"
+EVENTS = "events.log"
+SUMMARY = "summary.json"
+PGN = "games.pgn"
+
+
+class StoreError(Exception):
+    """The output directory cannot be used as asked (with what to do instead)."""
+
+
+def read_records_file(path: str | Path) -> tuple[list[dict], int]:
+    """(records, byte length of the intact prefix) of a JSONL file.
+
+    A final line that does not parse is a torn write and is ignored; a bad line
+    anywhere else is corruption and raises StoreError naming it.
+    """
+    data = Path(path).read_bytes() if Path(path).exists() else b""
+    records, good_end, offset = [], 0, 0
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, 1):
+        end = offset + len(raw) + (1 if number < len(lines) else 0)
+        is_last = number == len(lines) or (number == len(lines) - 1 and lines[-1] == b"")
+        if raw.strip():
+            try:
+                record = json.loads(raw)
+                if not isinstance(record, dict) or "game_id" not in record:
+                    raise ValueError("not a game record")
+            except ValueError as exc:
+                if is_last:
+                    break
+                raise StoreError(f"{path}, line {number}: not a game record ({exc}); "
+                                 f"fix or remove that line to continue") from None
+            records.append(record)
+        good_end = end
+        offset = end
+    return records, good_end
+
+
+def unique_by_game(records: list[dict]) -> list[dict]:
+    """Records with the first of any repeated game_id kept (a game counts once)."""
+    seen, out = set(), []
+    for record in records:
+        if record["game_id"] not in seen:
+            seen.add(record["game_id"])
+            out.append(record)
+    return out
+
+
+def _last_byte(path: Path) -> bytes:
+    with open(path, "rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1)
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace a file's contents so a reader never sees half of it."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+class Store:
+    """One output directory. `append` is thread-safe (the runner fsyncs off the event loop)."""
+
+    def __init__(self, out_dir: str | Path):
+        self.dir = Path(out_dir)
+        self._lock = threading.Lock()
+        self._fd: int | None = None
+        self._events = None
+
+    # -- configuration ---------------------------------------------------------
+    def path(self, name: str) -> Path:
+        return self.dir / name
+
+    def load_config(self) -> dict | None:
+        path = self.path(CONFIG)
+        if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise StoreError(f"{path} is not valid JSON ({exc})") from None
+
+    def save_config(self, config: dict) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path(CONFIG), json.dumps(config, indent=2, sort_keys=True) + "\n")
+        _fsync_dir(self.dir)
+
+    # -- records ---------------------------------------------------------------
+    def read_records(self) -> list[dict]:
+        records, _ = read_records_file(self.path(RECORDS))
+        return unique_by_game(records)
+
+    def open_for_append(self) -> int:
+        """Open records.jsonl for appending after cutting off a torn final line; returns bytes cut."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        path = self.path(RECORDS)
+        _, good_end = read_records_file(path)
+        cut = 0
+        if path.exists():
+            size = path.stat().st_size
+            cut = size - good_end
+            if cut:
+                os.truncate(path, good_end)
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        if good_end and _last_byte(path) != b"\n":
+            os.write(self._fd, b"\n")   # a complete record whose newline was lost
+        os.fsync(self._fd)
+        _fsync_dir(self.dir)
+        return cut
+
+    def append(self, record: dict) -> None:
+        """Write one record as one line and make it durable before returning."""
+        if self._fd is None:
+            raise StoreError("records file is not open for appending")
+        data = (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+        with self._lock:
+            view = memoryview(data)
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            os.fsync(self._fd)
+
+    # -- events, summary, exports ----------------------------------------------------
+    def event(self, text: str) -> None:
+        """One timestamped line in events.log (flushed, not fsync'ed: it is a diary, not data)."""
+        if self._events is None:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self._events = open(self.path(EVENTS), "a", encoding="utf-8", buffering=1)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+        with self._lock:
+            self._events.write(f"{stamp} {text}\n")
+
+    def write_text(self, name: str, text: str) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path(name), text)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+            if self._events is not None:
+                self._events.close()
+                self._events = None
