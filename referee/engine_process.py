@@ -391,8 +391,9 @@ class EngineProcess:
     def _close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        if self.proc is not None and self.proc.stdin is not None:
+        transport = getattr(self.proc, "_transport", None)   # closes all three pipes at once
+        if transport is not None:
             try:
-                self.proc.stdin.close()
+                transport.close()
             except Exception:
                 pass

@@ -8,6 +8,7 @@ with a termination from record.TERMINATIONS and one precise sentence.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -136,22 +137,48 @@ class _Game:
                                 f"(column {exc.column}: {exc.message})", move=text) from None
 
 
-async def _start_game(player: EnginePlayer, game_type: str) -> None:
-    if not player.alive:
-        await player.start()
-    await player.new_game(game_type)
+async def _start_players(state: "_Game", game_type: str) -> None:
+    """Start whichever players are not running (at the same time), then tell both the game.
+    If both fail, Dark's failure decides the record and Light's is added to the reason."""
+    starting = [p for p in state.players if not p.alive]
+    outcomes = await asyncio.gather(*(p.start() for p in starting), return_exceptions=True)
+    failures = {}
+    for player, outcome in zip(starting, outcomes):
+        if isinstance(outcome, EngineFailure):
+            failures[state.players.index(player)] = outcome
+        elif isinstance(outcome, BaseException):
+            raise outcome
+    if failures:
+        first = min(failures)
+        failure = failures[first]
+        if len(failures) == 2:
+            failure.detail += f"; {_side_name(LIGHT, state.players[LIGHT])} also {failures[LIGHT].detail}"
+        raise _SideFailure(first, failure)
+    for color in (DARK, LIGHT):
+        try:
+            await state.players[color].new_game(game_type)
+        except EngineFailure as failure:
+            raise _SideFailure(color, failure) from None
+
+
+class _SideFailure(Exception):
+    def __init__(self, color: int, failure: EngineFailure):
+        self.color, self.failure = color, failure
 
 
 async def play_game(spec: GameSpec, dark: EnginePlayer, light: EnginePlayer) -> GameRecord:
     """Play one game to its end. Never raises for engine misbehaviour (ValueError for a bad spec).
 
-    A player that fails is quit/killed before this returns; the runner restarts it for its next game.
-    A player that is not running is started here."""
+    A player that is not running is started here; a player that fails is quit/killed before
+    this returns, and started again by the next play_game it takes part in."""
     state = _Game(spec, dark, light)
     color = DARK
     try:
-        for color in (DARK, LIGHT):
-            await _start_game(state.players[color], spec.game_type)
+        try:
+            await _start_players(state, spec.game_type)
+        except _SideFailure as side:
+            color, failure = side.color, side.failure
+            raise failure from None
         while not state.game.is_over():
             if len(state.moves) >= spec.max_plies:
                 return state.record("1/2-1/2", "adjudication",
@@ -160,7 +187,8 @@ async def play_game(spec: GameSpec, dark: EnginePlayer, light: EnginePlayer) -> 
             await state.one_move(color)
         return state.finished()
     except EngineFailure as failure:
-        player = state.players[color]
-        player.failed = failure
-        await player.quit()
+        for player in state.players:
+            if player.failed is not None or player is state.players[color]:
+                player.failed = player.failed or failure
+                await player.quit()
         return state.forfeit(color, failure)

@@ -110,7 +110,8 @@ class EnginePlayer:
         if tail:
             parts.append(f"stderr tail: {_short(tail)}")
         if start:
-            return self._failure("start failure", f"exited during start-up while {doing} ({'; '.join(parts)})",
+            when = "during start-up" if doing == "starting up" else f"during start-up while {doing}"
+            return self._failure("start failure", f"exited {when} ({'; '.join(parts)})",
                                  exit_code=code)
         if code is None:
             return self._failure("disconnect", f"closed its output while {doing} ({'; '.join(parts)})")
@@ -279,8 +280,9 @@ class EnginePlayer:
         while True:
             line = await self.process.read_line(max(0.0, end - time.monotonic()))
             if line is None:
-                what = "'stop' or 'isready'" if after_stop else "'isready' during its search"
-                raise self._failure("stall", f"did not answer {what} within {self.ping_timeout:g} s "
+                what = "ran out of time and did not answer 'stop' or 'isready'" if after_stop \
+                    else "did not answer 'isready' during its search"
+                raise self._failure("stall", f"{what} within {self.ping_timeout:g} s "
                                     f"(silent for {time.monotonic() - reading.t0:.1f} s since go)")
             if line.kind == Line.TEXT and line.text.strip() == "readyok":
                 return

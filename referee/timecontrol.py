@@ -24,7 +24,10 @@ TC_SYNTAX = ("a time control is space-separated parts: 'inf', '<seconds>[+<incre
 
 
 def _seconds_to_ms(text: str, what: str) -> int:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{what} needs a number of seconds, not {text!r}") from None
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"{what} must be a non-negative number of seconds, not {text!r}")
     return int(round(value * 1000))
