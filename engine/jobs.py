@@ -1,0 +1,134 @@
+"""The work the engine does off the command loop: search (`go`), `go perft`, `moves`.
+
+Each runs in the job thread so the loop keeps reading: `isready` is answered
+at once and `stop`/`quit` are seen while the job runs. Every job works on its
+own copy of the position, so a `position` command during a job cannot disturb it.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+import traceback
+
+from protocol.errors import IllegalMoveError
+from protocol.game import Game
+from protocol.messages import Info, format_bestmove, info_string
+
+from .output import Output
+from .strategies.base import Limits
+
+
+def run_search(out: Output, root: Game, strategy, limits: Limits, rng: random.Random,
+               stop: threading.Event) -> str:
+    """Ask `strategy` for a move on a copy of `root`; returns the `bestmove` line.
+
+    The job thread prints that line only after marking itself idle, so a `go`
+    sent the moment `bestmove` arrives is never refused as "already searching".
+
+    A strategy that fails or returns an illegal move is reported in an
+    `info string error` line and replaced by a legal move, so the GUI always
+    gets a `bestmove`. With `go infinite` the answer waits for `stop`, as UCI requires.
+    """
+    def report(info: Info) -> None:
+        out.send(info.format())
+
+    name = getattr(strategy, "name", type(strategy).__name__)
+    try:
+        move = strategy.choose(root.copy(), limits, stop, report, rng)
+        move = root.check_move(move)
+    except IllegalMoveError as e:
+        out.send(info_string(f"error: strategy {name} chose an illegal move {e.move!r}: {e.reason}; playing another"))
+        move = next(iter(root.legal_moves()))
+    except Exception as e:  # a strategy bug must not kill the engine or leave the GUI waiting
+        traceback.print_exc(file=sys.stderr)
+        out.send(info_string(f"error: strategy {name} failed ({type(e).__name__}: {e}); playing a random move"))
+        move = root.random_move(rng)
+    if limits.infinite:
+        stop.wait()
+    return format_bestmove(move)
+
+
+def run_perft(out: Output, game: Game, depth: int, stop: threading.Event) -> None:
+    """Stockfish's `go perft`: `<move>: <count>` per legal move, a blank line, `Nodes searched: <n>`.
+
+    The answer is one block (lines other threads send meanwhile wait until it
+    ends) but each line appears as soon as its root move is counted. `stop` or
+    `quit` abandon the count between root moves; the block then ends with an
+    `info string` saying so and no total.
+    """
+    total = 0
+    moves = list(game.legal_moves()) if depth > 0 else []
+    with out.stream() as block:
+        for done, move in enumerate(moves):
+            if stop.is_set():
+                block.write(info_string(f"perft stopped after {done} of {len(moves)} moves; no total"))
+                return
+            game.push(move)
+            count = game.perft(depth - 1)
+            game.pop()
+            total += count
+            block.write(f"{move}: {count}\n")
+            block.flush()
+        block.write(f"\nNodes searched: {total if depth > 0 else 1}")
+
+
+def run_moves(out: Output, game: Game, stop: threading.Event) -> None:
+    """One line `moves m1 m2 ...`, streamed from the lazy generator (HARI has ~10^5 moves)."""
+    with out.stream() as line:
+        line.write("moves")
+        for move in game.legal_moves():
+            line.write(" ")
+            line.write(str(move))
+
+
+class JobThread:
+    """One background job at a time, with its own stop event.
+
+    A job function may return a last line; it is printed after the job is
+    marked idle (see run_search).
+    """
+
+    def __init__(self, out: Output) -> None:
+        self.out = out
+        self.thread: threading.Thread | None = None
+        self.kind = ""
+        self.stop = threading.Event()
+        self._active = False
+
+    @property
+    def busy(self) -> bool:
+        return self._active
+
+    def start(self, kind: str, target, *args) -> None:
+        """Run target(*args, stop) in a daemon thread (daemon: `quit` never waits on it for long)."""
+        self.kind = kind
+        self.stop = threading.Event()
+        self._active = True
+        self.thread = threading.Thread(target=self._guard, args=(target, *args, self.stop),
+                                       name=f"engine-{kind}", daemon=True)
+        self.thread.start()
+
+    def _guard(self, target, *args) -> None:
+        last = None
+        try:
+            last = target(*args)
+        except Exception as e:  # a bug in a job must cost one answer, not the engine
+            traceback.print_exc(file=sys.stderr)
+            last = info_string(f"error: {self.kind} failed ({type(e).__name__}: {e})")
+        finally:
+            self._active = False
+        if last is not None:
+            self.out.send(last)
+
+    def halt(self, timeout: float | None) -> bool:
+        """Set stop and wait up to `timeout` s for the job to end; True if it ended."""
+        self.stop.set()
+        return self.wait(timeout)
+
+    def wait(self, timeout: float | None) -> bool:
+        """Wait up to `timeout` s (None: for ever) for the job thread to end; True if it has."""
+        if self.thread is not None:
+            self.thread.join(timeout)
+        return self.thread is None or not self.thread.is_alive()

@@ -1,0 +1,68 @@
+"""The engine's options: what `uci` announces and `setoption` may change.
+
+Names are matched case-insensitively, as UCI GUIs expect. Values are checked
+by protocol.messages.OptionSpec.coerce, so the engine and the referee agree on
+what each option type accepts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from protocol.messages import OptionSpec, ProtocolError, SetOption
+
+SEED_MAX = 2**31 - 1
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("UCI_Variant", "combo", "isaac", vars=["isaac", "foundations", "hari"]),
+    OptionSpec("Strategy", "combo", "search", vars=["search", "greedy", "random"]),
+    OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
+    OptionSpec("MoveOverhead", "spin", "30", min=0, max=5000),
+)
+"""Every option, in the order `uci` lists them."""
+
+
+def _default(spec: OptionSpec):
+    return spec.coerce(spec.default)
+
+
+class Options:
+    """Current option values, keyed by the canonical option name."""
+
+    def __init__(self) -> None:
+        self._specs = {spec.name.lower(): spec for spec in OPTION_SPECS}
+        self.values = {spec.name: _default(spec) for spec in OPTION_SPECS}
+
+    def __getitem__(self, name: str):
+        return self.values[name]
+
+    def lines(self) -> list[str]:
+        """The `option name ... type ...` lines of the `uci` answer."""
+        return [spec.format() for spec in OPTION_SPECS]
+
+    def set(self, line: str, cmd: SetOption) -> tuple[str, object]:
+        """Apply a parsed `setoption`; returns (canonical name, typed value).
+
+        Raises ProtocolError pointing into `line` (the text the user sent) when
+        the option is unknown or the value is not allowed; nothing changes then.
+        """
+        spec = self._specs.get(cmd.name.lower())
+        if spec is None:
+            known = ", ".join(s.name for s in OPTION_SPECS)
+            raise ProtocolError(line, _word_column(line, "name", 1), f"unknown option {cmd.name!r}; options are {known}")
+        try:
+            value = spec.coerce(cmd.value)
+        except ProtocolError as e:
+            where = _word_column(line, "value", 1) if cmd.value is not None else len(line.rstrip()) + 1
+            raise ProtocolError(line, where, e.message) from None
+        self.values[spec.name] = value
+        return spec.name, value
+
+
+def _word_column(line: str, keyword: str, skip: int) -> int:
+    """1-based column of the word `skip` words after the first `keyword` word of `line`."""
+    words = [m for m in re.finditer(r"[^ \t]+", line)]
+    for k, m in enumerate(words):
+        if m.group() == keyword and k + skip < len(words):
+            return words[k + skip].start() + 1
+    return len(line) + 1

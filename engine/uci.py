@@ -1,0 +1,230 @@
+"""The command loop: read a line, do what it says, answer on stdout. Stockfish style, kept thin.
+
+Parsing and formatting of protocol lines is protocol.messages' job; the
+position lives in engine.session; long work (search, perft, moves, bench)
+runs in the job thread of engine.jobs so the loop keeps reading.
+
+Bad input of any kind gets exactly one line `info string error: <what, where>`
+and changes nothing. Rules while a job runs (a `go` search, `go perft`, `moves` or `bench`):
+- `isready`, `uci`, `d` are answered at once; `stop` ends a search (its `bestmove`
+  comes before `stop` returns) or a perft; `quit` ends everything.
+- `position`, `setoption`, `ucinewgame` are accepted and apply to the next `go`
+  (the job works on its own copy of the position and its own strategy object).
+- `go`, `go perft`, `moves`, `bench` during a search are refused with an error
+  line (one search at a time); during a perft, moves or bench they wait for it
+  to finish and then run, in order, as in Stockfish.
+- `stop` with no job running is ignored silently (it often races a `bestmove`).
+End of input stops a search at once, like `quit`, but lets a `go perft`,
+`moves` or `bench` finish, so `echo "go perft 2" | isaac-engine` works.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import BinaryIO, Iterator
+
+from protocol.messages import (MAX_LINE, ProtocolError, format_bestmove, info_string, parse_go,
+                               parse_setoption, split_command)
+
+from protocol.moves import PASS
+
+from . import __version__
+from .jobs import JobThread, run_moves, run_perft, run_search
+from .options import Options
+from .output import Output
+from .session import CommandError, Session
+from .strategies import make_strategy
+
+ENGINE_NAME = f"isaac-arena {__version__}"
+ENGINE_AUTHOR = "isaac-arena developers"
+QUIT_GRACE = 0.25
+"""Seconds `quit`/EOF give a stopped search to print its `bestmove` before the process ends."""
+STOP_WAIT = 2.0
+"""Seconds `stop` waits for the search to answer before the loop reads on regardless."""
+
+
+class TooLong:
+    """Marks an input line longer than MAX_LINE (its bytes were read and dropped)."""
+
+    def __init__(self, size: int):
+        self.size = size
+
+
+def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[str | TooLong]:
+    """Lines of `stream` as text (bad UTF-8 replaced); over-long lines drained and marked."""
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            size = len(raw)
+            while True:
+                more = stream.readline(1 << 16)
+                size += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+            yield TooLong(size)
+            continue
+        yield raw.decode("utf-8", "replace").rstrip("\r\n")
+
+
+class Engine:
+    """One engine session over an input and an Output."""
+
+    def __init__(self, out: Output | None = None):
+        self.out = out or Output()
+        self.options = Options()
+        self.session = Session(self.options)
+        self.job = JobThread(self.out)
+        self.running = True
+        self.commands = {
+            "uci": self.cmd_uci, "isready": self.cmd_isready, "ucinewgame": self.cmd_ucinewgame,
+            "setoption": self.cmd_setoption, "position": self.cmd_position, "go": self.cmd_go,
+            "stop": self.cmd_stop, "quit": self.cmd_quit, "d": self.cmd_d, "moves": self.cmd_moves,
+            "bench": self.cmd_bench, "debug": self.cmd_debug, "ponderhit": self.cmd_ponderhit,
+        }
+
+    # -- loop -------------------------------------------------------------------
+    def run(self, stream: BinaryIO | None = None) -> int:
+        """Serve commands until `quit` or end of input; returns the exit status."""
+        for line in read_lines(stream if stream is not None else sys.stdin.buffer):
+            if isinstance(line, TooLong):
+                self.error(f"line of {line.size} bytes is longer than the limit of {MAX_LINE}; ignored")
+            else:
+                self.handle(line)
+            if not self.running or self.out.closed:
+                break
+        else:
+            self.end_of_input()
+        return 0
+
+    def handle(self, line: str) -> None:
+        """Do one command; any failure becomes one error line."""
+        word, _ = split_command(line)
+        if not word:
+            return
+        command = self.commands.get(word)
+        try:
+            if command is None:
+                raise CommandError(f"unknown command {word!r} (column {line.find(word) + 1}); "
+                                   f"commands are {', '.join(self.commands)}")
+            command(line.strip())
+        except (CommandError, ProtocolError) as e:
+            self.error(str(e))
+        except Exception as e:  # a bug must cost one answer, never the engine
+            traceback.print_exc(file=sys.stderr)
+            self.error(f"internal error in {word!r}: {type(e).__name__}: {e}")
+
+    def error(self, text: str) -> None:
+        self.out.send(info_string(f"error: {text}"))
+
+    def end_of_input(self) -> None:
+        """Stdin closed: stop a search (like quit) but let counting jobs finish."""
+        if self.job.busy and self.job.kind == "search":
+            self.job.halt(QUIT_GRACE)
+        else:
+            self.job.wait(None)
+
+    def claim_job_slot(self, command: str) -> None:
+        """Make room for a new job: refused during a search, queued behind a perft/moves/bench."""
+        if self.job.busy and self.job.kind == "search":
+            raise CommandError(f"{command}: a search is running; send stop first")
+        self.job.wait(None)
+
+    # -- commands -----------------------------------------------------------------
+    def cmd_uci(self, line: str) -> None:
+        self.out.send_lines([f"id name {ENGINE_NAME}", f"id author {ENGINE_AUTHOR}",
+                             *self.options.lines(), "uciok"])
+
+    def cmd_isready(self, line: str) -> None:
+        self.out.send("readyok")
+
+    def cmd_ucinewgame(self, line: str) -> None:
+        self.session.new_game()
+
+    def cmd_debug(self, line: str) -> None:
+        """UCI `debug on|off`: accepted; the engine has no extra debug output."""
+        _, arg = split_command(line)
+        if arg not in ("on", "off"):
+            raise CommandError(f"debug: expected 'on' or 'off' at column 7, found {arg!r}")
+
+    def cmd_ponderhit(self, line: str) -> None:
+        raise CommandError("ponderhit: pondering is not supported")
+
+    def cmd_setoption(self, line: str) -> None:
+        name, value = self.options.set(line, parse_setoption(line))
+        if name == "UCI_Variant":
+            self.session.set_variant(value)
+        elif name == "Strategy":
+            self.session.strategy = None
+        elif name == "Seed":
+            self.session.new_rng()
+
+    def cmd_position(self, line: str) -> None:
+        self.session.set_position(line)
+
+    def cmd_go(self, line: str) -> None:
+        go = parse_go(line)
+        self.claim_job_slot("go perft" if go.perft is not None else "go")
+        game = self.session.game
+        if go.perft is not None:
+            self.job.start("perft", run_perft, self.out, game.copy(), go.perft)
+            return
+        if game.is_over():
+            self.out.send_lines([info_string(f"game over: {game.result()}"), format_bestmove(None)])
+            return
+        first_two = _first_two(game)
+        if first_two == [PASS]:
+            self.out.send(format_bestmove(PASS))
+            return
+        strategy = self._strategy()
+        limits = self.session.limits(go)
+        self.job.start("search", run_search, self.out, game.copy(), strategy, limits, self.session.rng)
+
+    def _strategy(self):
+        """The session's strategy; if it cannot be made, say so and play random (a `go` gets a `bestmove`)."""
+        try:
+            return self.session.get_strategy()
+        except Exception as e:
+            traceback.print_exc(file=sys.stderr)
+            self.error(f"go: strategy {self.options['Strategy']} is unavailable "
+                       f"({type(e).__name__}: {e}); playing random")
+            return make_strategy("random")
+
+    def cmd_stop(self, line: str) -> None:
+        if self.job.busy and self.job.kind in ("search", "perft", "bench"):
+            if not self.job.halt(STOP_WAIT):
+                self.error(f"stop: the {self.job.kind} did not end within {STOP_WAIT} s")
+
+    def cmd_quit(self, line: str) -> None:
+        self.job.halt(QUIT_GRACE)
+        self.running = False
+
+    def cmd_d(self, line: str) -> None:
+        from .display import render
+        self.out.send_lines(render(self.session.game))
+
+    def cmd_moves(self, line: str) -> None:
+        _, rest = split_command(line)
+        if rest:
+            raise CommandError(f"moves takes no arguments; found {rest!r} at column 7")
+        self.claim_job_slot("moves")
+        self.job.start("moves", run_moves, self.out, self.session.game.copy())
+
+    def cmd_bench(self, line: str) -> None:
+        from .bench import parse_bench_args, run_bench
+        _, rest = split_command(line)
+        settings = parse_bench_args(rest.split(), column=7)
+        self.claim_job_slot("bench")
+        self.job.start("bench", run_bench, self.out, settings)
+
+
+def _first_two(game) -> list:
+    """Up to two legal moves (lazily: HARI has ~10^5); just [PASS] means a forced pass."""
+    moves = []
+    for move in game.legal_moves():
+        moves.append(move)
+        if len(moves) == 2:
+            break
+    return moves
