@@ -25,14 +25,7 @@ def make_strategy(name: str) -> Strategy:
     if key not in _ENTRIES:
         raise ValueError(f"unknown strategy {name!r}; expected one of {', '.join(STRATEGY_NAMES)}")
     module, cls = _ENTRIES[key]
-    if key == "search" and _missing(module):  # TEMPORARY until search_strategy.py lands
-        module, cls = _ENTRIES["greedy"]
     return getattr(import_module(module), cls)()
-
-
-def _missing(module: str) -> bool:
-    from importlib.util import find_spec
-    return find_spec(module) is None
 
 
 __all__ = ["Limits", "Strategy", "STRATEGY_NAMES", "make_strategy"]
