@@ -1,0 +1,144 @@
+"""Iterative-deepening alpha-beta (negamax) over a game's candidate moves.
+
+Used where the tree is small enough to look at every candidate: the ISAAC
+scoring phase (few pieces, a handful of worthwhile new scores each) and
+endgames. Turns need not alternate (a player who has passed is skipped), so a
+child's value is negated only when the side to move changed.
+
+Units: `depth` is plies of candidates searched before the static evaluation;
+a `node` is one position reached by a push (and the root): the same unit the
+MCTS counts. The search stops at once (SearchAborted) when the time manager
+says so; the last completed depth's move is then the answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from protocol.moves import PASS
+
+INF = float("inf")
+
+
+class SearchAborted(Exception):
+    """Raised inside the tree when the time, node limit or stop event ends the search."""
+
+
+@dataclass
+class ABResult:
+    move: object
+    value: float
+    depth: int
+    pv: list = field(default_factory=list)
+    complete: bool = True
+
+
+class AlphaBeta:
+    """Negamax with alpha-beta pruning on `candidates(game, ply)` and `evaluate(game)`.
+
+    `evaluate` and `terminal` return values for the side to move of the given
+    game; wins are large (the knowledge's WIN scale) and adjusted by ply so
+    that a quicker win is preferred.
+    """
+
+    CHECK_EVERY = 16
+
+    def __init__(self, ctx, candidates: Callable, evaluate: Callable, terminal: Callable,
+                 win_value: float):
+        self.ctx = ctx
+        self.candidates = candidates
+        self.evaluate = evaluate
+        self.terminal = terminal
+        self.win_value = win_value
+        self._tick = 0
+        self.root_order: list = []
+
+    # -- one node ---------------------------------------------------------------
+    def _count_node(self) -> None:
+        ctx = self.ctx
+        ctx.tm.nodes += 1
+        self._tick += 1
+        if self._tick >= self.CHECK_EVERY:
+            self._tick = 0
+            ctx.maybe_report()
+            if ctx.tm.must_stop():
+                raise SearchAborted
+
+    def _search(self, game, depth: int, alpha: float, beta: float, ply: int, pv: list) -> float:
+        if game.is_over():
+            pv.clear()
+            return self.terminal(game, ply)
+        if depth <= 0:
+            pv.clear()
+            return self.evaluate(game)
+        mover = game.turn
+        moves = self.candidates(game, ply)
+        if not moves:
+            moves = [PASS]
+        best = -INF
+        child_pv: list = []
+        for move in moves:
+            game.push(move)
+            try:
+                self._count_node()
+                if game.turn == mover:
+                    value = self._search(game, depth - 1, alpha, beta, ply + 1, child_pv)
+                else:
+                    value = -self._search(game, depth - 1, -beta, -alpha, ply + 1, child_pv)
+            finally:
+                game.pop()
+            if value > best:
+                best = value
+                pv[:] = [move] + child_pv
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+    # -- root -------------------------------------------------------------------
+    def search_root(self, game, depth: int, moves: list, alpha: float = -INF,
+                    beta: float = INF) -> ABResult:
+        """Search `moves` (ordered) to `depth`; returns the best with its value and PV."""
+        mover = game.turn
+        best_move, best_value, best_pv = moves[0], -INF, [moves[0]]
+        scored = []
+        child_pv: list = []
+        for move in moves:
+            game.push(move)
+            try:
+                self._count_node()
+                if game.turn == mover:
+                    value = self._search(game, depth - 1, alpha, beta, 1, child_pv)
+                else:
+                    value = -self._search(game, depth - 1, -beta, -alpha, 1, child_pv)
+            finally:
+                game.pop()
+            scored.append((value, move))
+            if value > best_value:
+                best_move, best_value, best_pv = move, value, [move] + child_pv
+                if value > alpha:
+                    alpha = value
+        # Next iteration searches the best first, the rest in this iteration's order.
+        self.root_order = [best_move] + [m for _, m in scored if m is not best_move]
+        return ABResult(best_move, best_value, depth, best_pv)
+
+    def iterate(self, game, moves: list, max_depth: int, on_depth: Callable | None = None) -> ABResult:
+        """Iterative deepening until max_depth, the soft deadline or a stop; the deepest complete result."""
+        result = ABResult(moves[0], 0.0, 0, [moves[0]], complete=False)
+        order = list(moves)
+        for depth in range(1, max_depth + 1):
+            try:
+                result = self.search_root(game, depth, order)
+            except SearchAborted:
+                result.complete = False
+                break
+            order = self.root_order
+            if on_depth:
+                on_depth(result)
+            if abs(result.value) >= self.win_value / 2:
+                break  # a forced win or loss found: deeper search changes nothing
+            if self.ctx.tm.soft_expired() or self.ctx.depth_reached(depth):
+                break
+        return result

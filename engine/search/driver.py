@@ -1,0 +1,57 @@
+"""Entry point of Strategy search: pick the game's searcher, run it within the limits, report.
+
+Each game has a module exposing ``moves_left(game)`` (for the clock) and
+``choose(game, ctx, rng) -> (move, Info)``. The driver owns the time manager
+and the final `info` line, and checks the chosen move with the rules
+(``check_move``) before returning it, so a search bug can never send an
+illegal move: it would fall back to the first legal move and say so.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+
+from protocol.messages import Info
+from protocol.moves import PASS
+
+from .context import SearchContext
+from .timeman import TimeManager
+
+_SEARCHERS = {
+    "isaac": "engine.search.isaac_search",
+    "foundations": "engine.search.foundations_search",
+    "hari": "engine.search.hari_search",
+}
+
+
+def searcher_for(game):
+    return import_module(_SEARCHERS[game.name])
+
+
+def search(game, limits, stop, report, rng):
+    """The move Strategy search plays in `game` under `limits` (see engine.strategies.base)."""
+    module = searcher_for(game)
+    tm = TimeManager(limits, stop, moves_left=module.moves_left(game))
+    ctx = SearchContext(tm, report)
+    move, info = module.choose(game, ctx, rng)
+    move = _checked(game, move, ctx)
+    if info is None:
+        info = Info(depth=0)
+    if not info.pv or info.pv[0] != str(move):
+        info.pv = [str(move)]
+    ctx.final_report(info)
+    return move
+
+
+def _checked(game, move, ctx):
+    """`move` in canonical form if legal; otherwise (a bug) the first legal move, with a warning."""
+    if move is not None:
+        try:
+            return game.check_move(move)
+        except Exception as exc:  # noqa: BLE001 - any failure means: do not trust this move
+            print(f"search: rejected its own move {move}: {exc}", file=sys.stderr)
+    fallback = next(game.legal_moves(), PASS)
+    if ctx.report is not None:
+        ctx.report(Info(string=f"search fell back to {fallback}"))
+    return fallback

@@ -1,0 +1,285 @@
+"""HARI move choice: MCTS over a selected set of candidate moves, never the full move list.
+
+A HARI position can have 400,000 moves (every subset of slides times every
+play), so a node's candidates are built, not enumerated:
+
+- plays without slides (the first slide set of ``slide_sets()`` is the empty
+  one): for each playable length its snuggest placements, and its discard;
+- one own piece slid (along its line, possibly off the board) to make room,
+  followed by a placement that uses the freed cells: only when the value
+  budget allows it (the played piece is worth at least the piece slid).
+
+Every built move is checked with ``check_move`` before the search may play it,
+so the rules stay in protocol/hari.py.
+
+What the heuristic knows: the score is the value on the board at the end; a
+long piece is worth more per cell (7 cells hold 6 points, 3 cells only 1), but
+plays are non-decreasing, so playing a length kills the shorter pieces still
+in hand; space is shared, so a snug placement (few free neighbours, no dead
+cells) keeps room for our own later, longer pieces, and sliding our pieces
+together makes room for them. Leaves are valued by playouts where both sides
+play their shortest playable piece snugly (sliding one piece when nothing
+fits, else discarding).
+"""
+
+from __future__ import annotations
+
+import math
+
+from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, placement_starts, segment_at
+from protocol.errors import IllegalMoveError
+from protocol.moves import PASS, HariMove, Slide
+
+from .context import logistic
+from .mcts import MCTS
+from .space import NEIGHBOURS, dead_cells, first_fit, pack_value
+
+PLAYOUT_PLIES = 40
+MARGIN_SCALE = 6.0
+WDL_WEIGHT = 0.7
+PER_LENGTH = 10
+"""Placements kept per length (the snuggest ones)."""
+SLIDE_CANDIDATES = 24
+
+
+def moves_left(game) -> int:
+    me = game.turn
+    low = game.min_play_length(me)
+    hand = game.hand(me)
+    return max(1, sum(hand[n] for n in LENGTHS if n >= low))
+
+
+def terminal_value(game, color: int) -> float:
+    result = game.result()
+    scores = result.scores
+    margin = scores[color] - scores[1 - color]
+    wdl = 0.5 if result.winner is None else (1.0 if result.winner == color else 0.0)
+    return WDL_WEIGHT * wdl + (1 - WDL_WEIGHT) * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
+
+
+def playable_lengths(game, color: int) -> list[int]:
+    hand, low = game.hand(color), game.min_play_length(color)
+    return [n for n in LENGTHS if hand[n] and n >= low]
+
+
+def occupied_cells(game) -> int:
+    occ = 0
+    for color in (0, 1):
+        for seg in game.pieces(color):
+            occ |= seg.mask
+    return occ
+
+
+def slide_ends(seg, occupied: int):
+    """Where `seg` could slide along its line through empty cells (None = off the board).
+
+    Geometry only; moves built from it are checked with check_move."""
+    step = 1 if seg.horizontal else 10
+    pos = seg.lo % 10 if seg.horizontal else seg.lo // 10
+    n = seg.length
+    table = H_SEG[n] if seg.horizontal else V_SEG[n]
+    out = []
+    edge = True
+    for d in range(1, pos + 1):
+        cell = seg.lo - step * d
+        if occupied >> cell & 1:
+            edge = False
+            break
+        out.append(table[seg.lo - step * d])
+    off = edge
+    edge = True
+    for d in range(1, 10 - (pos + n) + 1):
+        cell = seg.hi + step * d
+        if occupied >> cell & 1:
+            edge = False
+            break
+        out.append(table[seg.lo + step * d])
+    if off or edge:
+        out.append(None)
+    return out
+
+
+def _placements(empty: int, n: int):
+    h, v = placement_starts(empty, n)
+    for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            yield table[low.bit_length() - 1]
+
+
+def _play_score(game, me, n, seg, empty_after, lengths, hand, opp_next) -> float:
+    """Heuristic worth of playing length n (placed on seg, or discarded if seg is None)."""
+    killed = sum(VALUE[k] * hand[k] for k in lengths if k < n)
+    score = -1.0 * killed
+    if seg is None:
+        return score - 2.5 * VALUE[n] - 1.0
+    score += 1.2 * VALUE[n]
+    score -= 0.3 * (NEIGHBOURS[seg.index] & empty_after).bit_count()
+    rest = [k for k in lengths if k >= n for _ in range(hand[k] - (1 if k == n else 0))]
+    if rest:
+        score -= 0.12 * dead_cells(empty_after, rest[0])
+        value, _ = pack_value(empty_after, rest)
+        score += 0.5 * value
+    if opp_next:
+        score -= 0.15 * pack_value(empty_after, opp_next)[0]
+    return score
+
+
+def candidate_moves(game, rng=None) -> list[tuple[object, float]]:
+    """(move, prior weight) for the side to move, best first; [(PASS, 1)] when it must pass."""
+    sets = game.slide_sets()
+    base = next(sets, None)
+    if base is None:
+        return [(PASS, 1.0)]
+    me = game.turn
+    opp = 1 - me
+    hand = game.hand(me)
+    lengths = playable_lengths(game, me)
+    opp_lengths = playable_lengths(game, opp)
+    opp_hand = game.hand(opp)
+    opp_next = [k for k in opp_lengths for _ in range(opp_hand[k])][:4]
+    empty = base.empty
+    scored: list[tuple[float, object]] = []
+    fits = {}
+    for n in lengths:
+        options = []
+        for seg in _placements(empty, n):
+            snug = (NEIGHBOURS[seg.index] & empty).bit_count()
+            options.append((snug, seg.lo, seg))
+        options.sort(key=lambda o: (o[0], o[1]))
+        fits[n] = bool(options)
+        for _, _, seg in options[:PER_LENGTH]:
+            after = empty & ~seg.mask
+            scored.append((_play_score(game, me, n, seg, after, lengths, hand, opp_next),
+                           HariMove((), seg, 0)))
+        scored.append((_play_score(game, me, n, None, empty, lengths, hand, opp_next),
+                       HariMove((), None, n)))
+    scored.extend(_slide_candidates(game, me, empty, lengths, hand, fits, opp_next))
+    scored.sort(key=lambda kv: -kv[0])
+    top = scored[0][0]
+    return [(m, math.exp(s - top)) for s, m in scored]
+
+
+def _slide_candidates(game, me, empty, lengths, hand, fits, opp_next):
+    """One own piece slid to make room, then a placement using the freed cells (checked legal)."""
+    occupied = ALL_CELLS & ~empty
+    out = []
+    budget = VALUE[lengths[-1]]
+    for piece in game.pieces(me):
+        if piece.value > budget:
+            continue
+        for end in slide_ends(piece, occupied):
+            after_slide = (empty | piece.mask) & ~(end.mask if end else 0)
+            freed = piece.mask & after_slide
+            lost = piece.value if end is None else 0
+            for n in lengths:
+                if VALUE[n] < piece.value:
+                    continue
+                best = None
+                for seg in _placements(after_slide, n):
+                    if not seg.mask & freed or seg is piece:
+                        continue
+                    snug = (NEIGHBOURS[seg.index] & after_slide).bit_count()
+                    if best is None or snug < best[0]:
+                        best = (snug, seg)
+                if best is None:
+                    continue
+                seg = best[1]
+                after = after_slide & ~seg.mask
+                score = _play_score(game, me, n, seg, after, lengths, hand, opp_next) - 1.5 * lost
+                if not fits.get(n):
+                    score += 1.0  # the slide makes a placement possible at all
+                else:
+                    score -= 0.6  # a slide costs flexibility; it must earn its place
+                out.append((score, HariMove((Slide(piece, end),), seg, 0)))
+    out.sort(key=lambda kv: -kv[0])
+    checked = []
+    for score, move in out:
+        if len(checked) >= SLIDE_CANDIDATES:
+            break
+        try:
+            checked.append((score, game.check_move(move)))
+        except IllegalMoveError:
+            continue
+    return checked
+
+
+def playout_move(game, rng):
+    """Shortest playable piece placed snugly; else one slide to make room; else its discard."""
+    sets = game.slide_sets()
+    base = next(sets, None)
+    if base is None:
+        return PASS
+    me = game.turn
+    lengths = playable_lengths(game, me)
+    empty = base.empty
+    for n in lengths[:2]:
+        seg = first_fit(empty, n)
+        if seg is not None:
+            if n == lengths[0] or rng.random() < 0.3:
+                return HariMove((), seg, 0)
+    n = lengths[0]
+    seg = first_fit(empty, n)
+    if seg is not None:
+        return HariMove((), seg, 0)
+    occupied = ALL_CELLS & ~empty
+    for piece in game.pieces(me):
+        if piece.value > VALUE[n]:
+            continue
+        for end in slide_ends(piece, occupied):
+            if end is None:
+                continue
+            after = (empty | piece.mask) & ~end.mask
+            seg = first_fit(after, n)
+            if seg is not None:
+                move = HariMove((Slide(piece, end),), seg, 0)
+                try:
+                    return game.check_move(move)
+                except IllegalMoveError:
+                    continue
+    return HariMove((), None, n)
+
+
+class HariKnowledge:
+    def candidates(self, game):
+        return candidate_moves(game)
+
+    def terminal_value(self, game, color):
+        return terminal_value(game, color)
+
+    def leaf_value(self, game, rng, ctx):
+        me = game.turn
+        pushed = 0
+        try:
+            while not game.is_over() and pushed < PLAYOUT_PLIES:
+                game.push(playout_move(game, rng))
+                pushed += 1
+                ctx.tm.nodes += 1
+                if ctx.tm.stopped():
+                    break
+            if game.is_over():
+                return terminal_value(game, me)
+            margin = game.board_value(me) - game.board_value(1 - me)
+            return logistic(margin / MARGIN_SCALE)
+        finally:
+            for _ in range(pushed):
+                game.pop()
+
+
+def choose(game, ctx, rng):
+    root_moves = candidate_moves(game)
+    if len(root_moves) == 1:
+        return root_moves[0][0], None
+    tree = MCTS(game, HariKnowledge(), ctx, rng, root_moves=root_moves)
+    tm = ctx.tm
+
+    def should_stop() -> bool:
+        if tm.soft_expired():
+            return True
+        if tm.depth_limit is not None and len(tree.principal_variation()) >= tm.depth_limit:
+            return True
+        return False
+
+    tree.run(should_stop)
+    return tree.best_move(), tree.info()

@@ -1,0 +1,313 @@
+"""What the search knows about ISAAC: candidate moves, their order, and a static evaluation.
+
+Everything here reads the position through the public IsaacGame API (pieces,
+hand, scores, counter_cell, longest_removed, earned); no rule is decided here:
+candidate moves are built from those queries and the search plays them with
+``push``; tests check every candidate against ``check_move``.
+
+Placement phase.  A piece earns ``value x (other pieces touching its line) x
+counter multiplier`` when removed, so the evaluation values each player's
+*potential*: for each of its pieces, value times the pieces touching its line,
+doubled on lines through a counter's start cell (a0 for Dark, j9 for Light)
+and discounted for pieces that start under a counter.  Placing a piece adds
+one to every line it touches: it feeds the pieces lying along those lines,
+ours and the opponent's, which is why own clusters (long pieces with short
+ones crossing their lines) are good and crossing the opponent's lines is bad.
+Long pieces need long empty runs, so the evaluation also counts how many
+placements each player still has for its remaining lengths (keeping room for
+its own long pieces and taking it from the opponent's).
+
+Scoring phase.  A removal's new score t is a choice: the full score, or a
+smaller one that puts the counter on an opponent piece (blocking it), on the
+line of one of our next pieces (doubling it), or keeps it where it blocks.
+Those are the only t values worth searching; the rest are dominated by one of
+them.  The evaluation is the score difference plus a share of each side's
+remaining potential.
+"""
+
+from __future__ import annotations
+
+from protocol.board import DARK, LENGTHS, LINE_MASK, SEGMENTS, VALUE
+from protocol.isaac import TOUCHED_LINES
+from protocol.moves import PASS, Place, Remove
+
+WIN_SCORE = 100
+TOP_CELL = 99
+WIN_EVAL = 10_000.0
+"""Evaluation of a won game (points scale); the search adds/subtracts depth to prefer fast wins."""
+
+CELL_LINES = tuple((c // 10, 10 + c % 10) for c in range(100))
+"""The two lines (row, column) through each cell: where a counter on it multiplies."""
+TOUCHED = [frozenset(t) for t in TOUCHED_LINES]
+TOUCHED_TUPLE = TOUCHED_LINES
+START_COUNTER_CELLS = (0, 99)
+"""Cell of each colour's counter at score 0 (Dark a0, Light j9)."""
+
+
+def counter_cell_of(color: int, score: int) -> int | None:
+    """The cell showing `score` for `color` (Dark reads cells forward, Light backward)."""
+    if score > TOP_CELL:
+        return None
+    return score if color == DARK else TOP_CELL - score
+
+
+def score_of_cell(color: int, cell: int) -> int:
+    return cell if color == DARK else TOP_CELL - cell
+
+
+class Snapshot:
+    """The quantities the evaluation needs, computed once per position from the public API."""
+
+    __slots__ = ("pieces", "counts", "occ", "hands", "scores", "counters", "counter_mask",
+                 "minimum", "scoring", "turn", "passes")
+
+    def __init__(self, game):
+        self.turn = game.turn
+        self.scoring = game.phase == "score"
+        self.pieces = (game.pieces(0), game.pieces(1))
+        self.hands = (game.hand(0), game.hand(1))
+        counts = [0] * 20
+        occ = 0
+        for side in self.pieces:
+            for seg in side:
+                occ |= seg.mask
+                for line in TOUCHED_TUPLE[seg.index]:
+                    counts[line] += 1
+        self.counts = counts
+        self.occ = occ
+        self.passes = game.passes
+        if self.scoring:
+            self.scores = game.scores
+            self.counters = (game.counter_cell(0), game.counter_cell(1))
+            self.minimum = (game.longest_removed(0), game.longest_removed(1))
+        else:
+            self.scores = (0, 0)
+            self.counters = START_COUNTER_CELLS
+            self.minimum = (0, 0)
+        mask = 0
+        for cell in self.counters:
+            if cell is not None:
+                mask |= 1 << cell
+        self.counter_mask = mask
+
+    def multiplier(self, line: int) -> int:
+        return 1 << (self.counter_mask & LINE_MASK[line]).bit_count()
+
+
+# ---------------------------------------------------------------------------
+# potential: what a player's pieces on the board may still earn
+
+BLOCKED_SHARE = 0.35
+"""A piece under a counter may be freed later; count this share of its potential."""
+
+
+def potential(snap: Snapshot, color: int) -> float:
+    """Sum over the pieces `color` may still remove of value x others on its line x multiplier."""
+    counts = snap.counts
+    cmask = snap.counter_mask
+    minimum = snap.minimum[color]
+    total = 0.0
+    for seg in snap.pieces[color]:
+        if seg.length < minimum:
+            continue
+        line = seg.line
+        earned = (counts[line] - 1) * seg.value << (cmask & LINE_MASK[line]).bit_count()
+        if seg.mask & cmask:
+            earned *= BLOCKED_SHARE
+        total += earned
+    return total
+
+
+# ---------------------------------------------------------------------------
+# scoring phase
+
+SCORING_POTENTIAL_SHARE = 0.45
+"""Share of the remaining potential a player is expected to turn into points."""
+
+
+def scoring_eval(game, snap: Snapshot | None = None) -> float:
+    """Score difference plus a share of the potential difference, for the side to move."""
+    snap = snap or Snapshot(game)
+    me = snap.turn
+    opp = 1 - me
+    s_me, s_opp = snap.scores[me], snap.scores[opp]
+    pot_me = 0.0 if me in snap.passes else potential(snap, me)
+    pot_opp = 0.0 if opp in snap.passes else potential(snap, opp)
+    # Near 100 the potential matters more: one good removal ends the game.
+    est_me = s_me + SCORING_POTENTIAL_SHARE * pot_me
+    est_opp = s_opp + SCORING_POTENTIAL_SHARE * pot_opp
+    value = est_me - est_opp
+    if not pot_me and not pot_opp:
+        return float(s_me - s_opp) * 4 + (2 if s_me == s_opp and _tiebreak_favours(game, me) else 0)
+    # A side that is out can only watch: the other needs only to pass its score.
+    if opp in snap.passes and me not in snap.passes:
+        value = (s_me + 0.7 * pot_me) - s_opp
+    elif me in snap.passes and opp not in snap.passes:
+        value = s_me - (s_opp + 0.7 * pot_opp)
+    return value
+
+
+def _tiebreak_favours(game, color: int) -> bool:
+    """Equal scores: the longer line of never-placed pieces wins (ruling 4); Dark wins full ties."""
+    hands = (game.hand(0), game.hand(1))
+    cells = [sum(n * h[n] for n in LENGTHS) for h in hands]
+    if cells[0] != cells[1]:
+        return cells[color] > cells[1 - color]
+    pieces = [sum(h[n] for n in LENGTHS) for h in hands]
+    if pieces[0] != pieces[1]:
+        return pieces[color] < pieces[1 - color]
+    return color == DARK
+
+
+def removal_candidates(game, snap: Snapshot | None = None, wide: bool = True) -> list[Remove]:
+    """The removals worth searching, best-first by a cheap guess.
+
+    For each removable piece: the full score; the highest score that blocks each
+    opponent piece it can reach; keeping the counter where it blocks; the
+    highest score that puts the counter on the line of one of our next pieces.
+    `wide=False` keeps only the full score and the best block per piece.
+    """
+    snap = snap or Snapshot(game)
+    me = snap.turn
+    opp = 1 - me
+    s = snap.scores[me]
+    s_opp = snap.scores[opp]
+    forbidden = TOP_CELL - s_opp if s_opp <= TOP_CELL else -1
+    cmask = snap.counter_mask
+    minimum = snap.minimum[me]
+    mine = [p for p in snap.pieces[me] if p.length >= minimum and not p.mask & cmask]
+    if not mine:
+        return []
+    opp_min = snap.minimum[opp]
+    opp_alive = opp not in snap.passes
+    threats = [q for q in snap.pieces[opp] if q.length >= opp_min] if opp_alive else []
+    my_cell = snap.counters[me]
+    scored: list[tuple[float, Remove]] = []
+    counts = snap.counts
+    for p in mine:
+        earned = game.earned(p)
+        top = s + earned
+        if top >= WIN_SCORE:
+            scored.append((1e9, Remove(p, top)))
+            continue
+        hi = min(TOP_CELL, top)
+        base = float(earned)
+        choices: dict[int, float] = {}
+
+        def offer(t: int, bonus: float) -> None:
+            if s <= t <= hi and t != forbidden:
+                key = base - (hi - t) * 0.05 + bonus
+                if choices.get(t, -1e18) < key:
+                    choices[t] = key
+
+        full = hi if hi != forbidden else hi - 1
+        offer(full, 0.0)
+        # Blocks: the highest reachable score whose cell lies on an opponent piece.
+        for q in threats:
+            best = _best_score_on(me, q.mask & ~p.mask, s, hi, forbidden)
+            if best is not None:
+                offer(best, 0.6 * q.value * max(1, counts[q.line] - 1))
+        if my_cell is not None and any(q.mask >> my_cell & 1 for q in threats):
+            offer(s, 0.3)
+        if wide:
+            # Multipliers for our next removals (counter on their line, not on them).
+            after_min = max(minimum, p.length)
+            for r in mine:
+                if r is p or r.length < after_min:
+                    continue
+                line_cells = LINE_MASK[r.line] & ~r.mask
+                best = _best_score_on(me, line_cells, s, hi, forbidden)
+                if best is not None:
+                    offer(best, 0.4 * r.value * max(1, counts[r.line] - 2))
+        for t, key in choices.items():
+            scored.append((key, Remove(p, t)))
+    scored.sort(key=lambda kv: -kv[0])
+    return [m for _, m in scored]
+
+
+def _best_score_on(color: int, cells: int, lo: int, hi: int, forbidden: int) -> int | None:
+    """Highest score in lo..hi whose counter cell is in `cells` (not the forbidden one)."""
+    if color == DARK:
+        window = cells >> lo & ((1 << (hi - lo + 1)) - 1)
+        while window:
+            t = lo + window.bit_length() - 1
+            if t != forbidden:
+                return t
+            window &= ~(1 << (t - lo))
+        return None
+    # Light's score t sits on cell 99 - t: scores lo..hi are cells 99-hi..99-lo.
+    a, b = TOP_CELL - hi, TOP_CELL - lo
+    window = cells >> a & ((1 << (b - a + 1)) - 1)
+    while window:
+        low = window & -window
+        t = TOP_CELL - (a + low.bit_length() - 1)
+        if t != forbidden:
+            return t
+        window ^= low
+    return None
+
+
+# ---------------------------------------------------------------------------
+# placement phase
+
+PLACEMENT_POTENTIAL_WEIGHT = 1.0
+MOBILITY_WEIGHT = 0.04
+LONG_ROOM_WEIGHT = 1.5
+HAND_VALUE_WEIGHT = 0.8
+
+
+def placement_eval(game, snap: Snapshot | None = None) -> float:
+    """Potential difference plus room for the pieces still in hand, for the side to move."""
+    snap = snap or Snapshot(game)
+    me = snap.turn
+    opp = 1 - me
+    value = PLACEMENT_POTENTIAL_WEIGHT * (potential(snap, me) - potential(snap, opp))
+    empty = ~snap.occ & ((1 << 100) - 1)
+    value += room_score(empty, snap.hands[me]) - room_score(empty, snap.hands[opp])
+    return value
+
+
+def room_score(empty: int, hand) -> float:
+    """How well the pieces in hand can still be placed: value of the pieces that fit somewhere,
+    with a bonus for having several places (the opponent cannot take them all at once)."""
+    from protocol.board import placement_starts
+
+    total = 0.0
+    for n in LENGTHS:
+        k = hand[n]
+        if not k:
+            continue
+        h, v = placement_starts(empty, n)
+        places = h.bit_count() + v.bit_count()
+        if places:
+            fit = min(k, max(1, places // max(1, n)))
+            total += HAND_VALUE_WEIGHT * VALUE[n] * fit * (1.0 + MOBILITY_WEIGHT * min(places, 20))
+    return total
+
+
+def placement_delta(snap: Snapshot, seg) -> float:
+    """Cheap first guess of a placement's worth for the side to move (move ordering)."""
+    me = snap.turn
+    counts = snap.counts
+    gain = seg.value * counts[seg.line]
+    touched = TOUCHED_TUPLE[seg.index]
+    feed_me = feed_opp = 0
+    for p in snap.pieces[me]:
+        if p.line in touched:
+            feed_me += p.value
+    for q in snap.pieces[1 - me]:
+        if q.line in touched:
+            feed_opp += q.value
+    return gain + feed_me - feed_opp + 0.5 * seg.value
+
+
+def placement_candidates(game, snap: Snapshot | None = None) -> list[tuple[Place, float]]:
+    """Every legal placement with its ordering guess, best first."""
+    snap = snap or Snapshot(game)
+    out = []
+    for move in game.legal_moves():
+        if move is PASS:
+            return [(PASS, 0.0)]
+        out.append((move, placement_delta(snap, move.segment)))
+    out.sort(key=lambda kv: -kv[1])
+    return out

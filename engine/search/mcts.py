@@ -1,0 +1,209 @@
+"""Monte-Carlo tree search with PUCT selection and progressive widening.
+
+Made for huge branching factors: a node does not look at all its moves at
+once. The game's knowledge gives each node a list of candidate moves, best
+first, with prior probabilities; only the first ``k(N) = WIDEN_BASE +
+WIDEN_FACTOR * N ** WIDEN_POWER`` of them (N = the node's visits) compete for
+visits, so the tree grows deep along good moves and widens as it learns.
+
+Selection maximises ``Q + C_PUCT * P * sqrt(N) / (1 + n)``; an unvisited
+child's Q is its parent's Q minus FPU_REDUCTION. A new leaf is valued by the
+knowledge's ``leaf_value`` (a static evaluation, possibly after a short
+playout) as the probability that its side to move wins; game ends are exact.
+Turns need not alternate (a player who passed is skipped), so each edge keeps
+statistics for the player who made that move.
+
+Units: a *node* (for `go nodes` and `info nodes`) is one position reached by a
+push, in the tree or in a playout; a *visit* is one simulation (select,
+expand, evaluate, back up). `info depth` is the length of the principal
+variation (most-visited line), `seldepth` the deepest line the tree holds.
+Determinism: all choices use the given rng and node counts, never the clock,
+so a search limited by nodes (not time) is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from protocol.messages import Info
+from protocol.moves import PASS
+
+from .context import win_probability_to_cp
+
+C_PUCT = 1.4
+FPU_REDUCTION = 0.2
+WIDEN_BASE = 3
+WIDEN_FACTOR = 1.5
+WIDEN_POWER = 0.5
+
+
+class Node:
+    """A position in the tree: its candidate moves, priors, children and statistics.
+
+    `visits`/`total` are the statistics of the move that leads here, from the
+    point of view of `mover`, the player who made it.
+    """
+
+    __slots__ = ("mover", "visits", "total", "moves", "priors", "children", "terminal", "exact")
+
+    def __init__(self, mover: int):
+        self.mover = mover
+        self.visits = 0
+        self.total = 0.0
+        self.moves: list | None = None
+        self.priors: list[float] | None = None
+        self.children: list["Node | None"] | None = None
+        self.terminal = False
+        self.exact: float | None = None  # value for `mover` when the game ended here
+
+    def q(self) -> float:
+        return self.total / self.visits if self.visits else 0.5
+
+
+class MCTS:
+    """One search tree over `game` (mutated with push/pop during the search, restored after).
+
+    knowledge must provide:
+      candidates(game) -> list[(move, prior)]  (best first; priors >= 0, any scale)
+      leaf_value(game, rng, ctx) -> float       (probability the side to move wins)
+      terminal_value(game, color) -> float      (1 win, 0.5 draw, 0 loss for `color`)
+    """
+
+    def __init__(self, game, knowledge, ctx, rng, root_moves: list | None = None):
+        self.game = game
+        self.k = knowledge
+        self.ctx = ctx
+        self.rng = rng
+        self.root = Node(mover=1 - game.turn)
+        self.max_depth = 0
+        self.simulations = 0
+        if root_moves is not None:
+            self._set_moves(self.root, root_moves)
+
+    # -- expansion ----------------------------------------------------------------
+    def _set_moves(self, node: Node, scored: list) -> None:
+        if not scored:
+            scored = [(PASS, 1.0)]
+        node.moves = [m for m, _ in scored]
+        total = sum(max(0.0, p) for _, p in scored)
+        if total <= 0:
+            node.priors = [1.0 / len(scored)] * len(scored)
+        else:
+            node.priors = [max(0.0, p) / total for _, p in scored]
+        node.children = [None] * len(scored)
+
+    def _widening(self, node: Node) -> int:
+        return min(len(node.moves), WIDEN_BASE + int(WIDEN_FACTOR * node.visits ** WIDEN_POWER))
+
+    def _select(self, node: Node) -> int:
+        """Index of the child to descend into (PUCT over the widened prefix)."""
+        limit = self._widening(node)
+        sqrt_n = math.sqrt(node.visits + 1)
+        fpu = max(0.0, (1.0 - node.q()) - FPU_REDUCTION) if node.visits else 0.5
+        best_i, best_score = 0, -1e18
+        children, priors = node.children, node.priors
+        for i in range(limit):
+            child = children[i]
+            if child is None or child.visits == 0:
+                q, n = fpu, 0
+            else:
+                q, n = child.total / child.visits, child.visits
+            score = q + C_PUCT * priors[i] * sqrt_n / (1 + n)
+            if score > best_score:
+                best_i, best_score = i, score
+        return best_i
+
+    # -- one simulation -------------------------------------------------------------
+    def simulate(self) -> None:
+        """Select down the tree, expand one leaf, evaluate it, back the value up."""
+        game = self.game
+        node = self.root
+        path = [node]
+        pushed = 0
+        try:
+            while True:
+                if node.terminal:
+                    value_for = node.mover
+                    value = node.exact
+                    break
+                if node.moves is None:
+                    if game.is_over():
+                        node.terminal = True
+                        node.exact = self.k.terminal_value(game, node.mover)
+                        value_for, value = node.mover, node.exact
+                        break
+                    self._set_moves(node, self.k.candidates(game))
+                    mover = game.turn
+                    value = self.k.leaf_value(game, self.rng, self.ctx)
+                    value_for = mover
+                    break
+                i = self._select(node)
+                child = node.children[i]
+                mover = game.turn
+                game.push(node.moves[i])
+                pushed += 1
+                self.ctx.tm.nodes += 1
+                if child is None:
+                    child = Node(mover)
+                    node.children[i] = child
+                node = child
+                path.append(node)
+        finally:
+            for _ in range(pushed):
+                game.pop()
+        if len(path) - 1 > self.max_depth:
+            self.max_depth = len(path) - 1
+        for n in path:
+            n.visits += 1
+            n.total += value if n.mover == value_for else 1.0 - value
+        self.simulations += 1
+
+    # -- results ----------------------------------------------------------------
+    def best_index(self) -> int:
+        root = self.root
+        best_i, best_key = 0, (-1, -1.0)
+        for i, child in enumerate(root.children or []):
+            if child is None:
+                continue
+            key = (child.visits, child.q())
+            if key > best_key:
+                best_i, best_key = i, key
+        return best_i
+
+    def best_move(self):
+        return self.root.moves[self.best_index()]
+
+    def principal_variation(self) -> list:
+        pv, node = [], self.root
+        while node.children:
+            best, best_visits = None, 0
+            for i, child in enumerate(node.children):
+                if child is not None and child.visits > best_visits:
+                    best, best_visits = i, child.visits
+            if best is None:
+                break
+            pv.append(node.moves[best])
+            node = node.children[best]
+        return pv
+
+    def info(self) -> Info:
+        pv = self.principal_variation()
+        root = self.root
+        value = 0.5
+        if root.children:
+            child = root.children[self.best_index()]
+            if child is not None and child.visits:
+                value = child.q()
+        return Info(depth=len(pv), seldepth=self.max_depth, visits=root.visits,
+                    score_cp=win_probability_to_cp(value), pv=[str(m) for m in pv])
+
+    def run(self, should_stop: Callable[[], bool]) -> None:
+        """Simulate until should_stop() (checked after every simulation)."""
+        ctx = self.ctx
+        ctx.snapshot = self.info
+        while True:
+            self.simulate()
+            ctx.maybe_report()
+            if should_stop():
+                return
