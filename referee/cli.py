@@ -150,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--game", choices=GAME_NAMES, action="append", dest="games",
                        help="check only this game (repeatable; default all three)")
     check.add_argument("--dir", metavar="DIR", help="working directory of the engine")
+    check.add_argument("--option", action="append", metavar="NAME=VALUE",
+                       help="set an engine option for the whole check (repeatable), e.g. Strategy=random")
     check.add_argument("--io-log", metavar="FILE", help="append every line sent to and read from the engine")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("engine_command", nargs=argparse.REMAINDER, metavar="ENGINE COMMAND...",
@@ -377,7 +379,6 @@ def _io_logger(path: str | None):
 async def _run_with_signals(runner: Runner) -> bool:
     """Run; True if stopped by SIGINT/SIGTERM. A second signal kills every engine at once."""
     loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
     signals_seen: list[str] = []
 
     def on_signal(name: str) -> None:
@@ -385,7 +386,7 @@ async def _run_with_signals(runner: Runner) -> bool:
         if len(signals_seen) == 1:
             runner.progress.note(f"{name}: stopping; finished games are saved, engines are shutting down "
                                  f"(again to kill them at once)")
-            task.cancel()
+            runner.interrupt()
         else:
             kill_all_engines()
 
@@ -398,14 +399,10 @@ async def _run_with_signals(runner: Runner) -> bool:
             pass
     try:
         await runner.run()
-        return False
-    except asyncio.CancelledError:
-        if not signals_seen:
-            raise
-        return True
     finally:
         for sig in installed:
             loop.remove_signal_handler(sig)
+    return runner.interrupted
 
 
 def run_games(args) -> int:
@@ -458,13 +455,30 @@ def run_games(args) -> int:
 
 
 def run_check(args) -> int:
-    if not args.engine_command:
-        raise UsageError("check needs the engine's command, e.g. isaac-referee check python -m engine")
+    """Print the conformance report of one engine; exit 0 if it conforms, 1 if anything failed."""
     command = list(args.engine_command)
     if command and command[0] == "--":
         command = command[1:]
-    from .check import run_check as check_engine   # helper module; imported only when used
-    return check_engine(command, games=args.games, cwd=args.dir, io_log=args.io_log, json_output=args.json)
+    if not command:
+        raise UsageError("check needs the engine's command, e.g. isaac-referee check python -m engine")
+    options = {}
+    for text in args.option or []:
+        name, sep, value = text.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option expects NAME=VALUE, not {text!r}")
+        options[name] = value
+    if args.dir is not None and not Path(args.dir).is_dir():
+        raise UsageError(f"--dir {args.dir!r} is not a directory")
+    from .check import run_check as check_engine   # loaded only for this command
+    io_log, io_handle = _io_logger(args.io_log)
+    try:
+        report = check_engine(command, cwd=args.dir, options=options,
+                              games=tuple(args.games or GAME_NAMES), io_log=io_log)
+    finally:
+        if io_handle is not None:
+            io_handle.close()
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.render())
+    return EXIT_OK if report.ok else EXIT_FAIL
 
 
 def run_export(args) -> int:

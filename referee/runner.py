@@ -147,7 +147,10 @@ class Runner:
         self.pool = EnginePool(plan.engines, self._make_player, self._event)
         self.outcome = RunOutcome()
         self._queue: list[ScheduledGame] = []
+        self._workers: list[asyncio.Task] = []
+        self._canceller: asyncio.Task | None = None
         self._stopping = False
+        self.interrupted = False
 
     def _make_player(self, spec: EngineSpec) -> EnginePlayer:
         return EnginePlayer(spec, self.io_log, **self.plan.player_options)
@@ -161,31 +164,70 @@ class Runner:
         return [game for game in self.plan.schedule if game.index not in done]
 
     async def run(self) -> RunOutcome:
-        """Play every pending game; on cancellation the engines are still all shut down."""
+        """Play every pending game; however it ends, every engine process is shut down."""
         decision = self.tracker.sprt_decision()
         if decision:
             self.outcome.stopped = f"sprt {decision}"
             return self.outcome
         self._queue = self.pending()
-        workers = [asyncio.create_task(self._worker()) for _ in range(max(1, self.plan.concurrency))]
+        self._workers = [asyncio.create_task(self._worker()) for _ in range(max(1, self.plan.concurrency))]
         try:
-            await asyncio.gather(*workers)
-        except BaseException:
-            for task in workers:
-                task.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
-            self.outcome.stopped = "interrupted"
+            await asyncio.wait(self._workers)
+        except BaseException:          # the run itself was cancelled: stop the workers the hard way
+            self.interrupt()
+            await asyncio.wait(self._workers)
             raise
         finally:
             await self.pool.close()
+        if self.interrupted:
+            self.outcome.stopped = "interrupted"
+        for task in self._workers:
+            if not task.cancelled() and task.exception() is not None:
+                raise task.exception()
         return self.outcome
+
+    def interrupt(self) -> None:
+        """Stop now (Ctrl-C): no new games, running games abandoned, finished records kept.
+
+        Workers are cancelled again every 20 ms until they are done, because a
+        cancellation that lands while a line arrives can be swallowed by
+        asyncio.wait_for in Python 3.11."""
+        self.interrupted = True
+        self._stopping = True
+        if self._canceller is None and self._workers:
+            self._canceller = asyncio.create_task(self._cancel_until_done())
+
+    async def _cancel_until_done(self) -> None:
+        while any(not task.done() for task in self._workers):
+            for task in self._workers:
+                if not task.done():
+                    task.cancel()
+            await asyncio.sleep(0.02)
 
     async def _worker(self) -> None:
         while self._queue and not self._stopping:
             scheduled = self._queue.pop(0)
             record = await self._play(scheduled)
-            await asyncio.to_thread(self.store.append, record)
-            self._finished(record)
+            if self.interrupted and record["termination"] not in ("normal", "adjudication"):
+                # the shutdown itself may have caused this forfeit: replay the game on --resume
+                self.store.event(f"game {record['game_id']} not recorded: it ended by "
+                                 f"{record['termination']} during the interrupt")
+                return
+            await self._append(record)
+
+    async def _append(self, record: dict) -> None:
+        """Make the record durable, then count it; a cancellation waits for the write to finish."""
+        write = asyncio.ensure_future(asyncio.to_thread(self.store.append, record))
+        cancelled = False
+        while not write.done():
+            try:
+                await asyncio.shield(write)
+            except asyncio.CancelledError:
+                cancelled = True
+        write.result()
+        self._finished(record)
+        if cancelled:
+            raise asyncio.CancelledError
 
     async def _play(self, scheduled: ScheduledGame) -> dict:
         spec = self.plan.game_spec(scheduled)

@@ -16,8 +16,9 @@ reports exactly what an uninterrupted one would. Conventions:
   fastchess uses): for samples x_i with empirical mean m and variance v,
   testing mean s0 (Elo elo0) against s1 (Elo elo1),
   ``LLR = N * (s1 - s0) * (2m - s0 - s1) / (2v)``. Samples are game pairs
-  (x = pair points / 2) when pairs exist, games otherwise. Empty outcome
-  classes get a tiny pseudo-count so a one-sided sample does not divide by 0.
+  (x = pair points / 2) in a paired match (only complete pairs count), games
+  otherwise. Empty outcome classes get half an observation (PSEUDO_COUNT) so a
+  one-sided sample neither divides by zero nor decides after one game.
 """
 
 from __future__ import annotations
@@ -30,8 +31,14 @@ from typing import Iterable
 Z95 = NormalDist().inv_cdf(0.975)
 """1.95996...: half-width of a two-sided 95% normal interval in standard errors."""
 
-PSEUDO_COUNT = 1e-3
-"""Stands in for an empty outcome class in the SPRT variance, so LLR stays finite."""
+PSEUDO_COUNT = 0.5
+"""Half an observation stands in for an empty outcome class in the SPRT sample.
+
+Without it a one-sided sample (every game won) has zero variance and the
+approximation would decide after a single game; fastchess uses 1e-3, which
+still decides after one pair. Half an observation keeps early decisions
+sane (19 straight 2-0 pairs to accept H1 at Elo 10 with alpha = beta = 0.05)
+and vanishes as the sample grows; it only touches classes nobody hit."""
 
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
 """Points an engine can take from a game pair, indexing the pentanomial counts."""
@@ -310,12 +317,11 @@ class MatchStats:
         return pentanomial_counts(self.records, self.first)
 
     def llr(self) -> float:
-        """SPRT LLR: over complete pairs when any exist, else over games."""
+        """SPRT LLR: over complete game pairs in a paired match, else over games."""
         if self.sprt is None:
             return 0.0
-        penta = self.pentanomial()
-        if sum(penta):
-            return sprt_llr_pentanomial(penta, self.sprt.elo0, self.sprt.elo1)
+        if any(_field(r, "pair") is not None for r in self.records):
+            return sprt_llr_pentanomial(self.pentanomial(), self.sprt.elo0, self.sprt.elo1)
         t = self.tally()
         return sprt_llr_trinomial(t.wins, t.draws, t.losses, self.sprt.elo0, self.sprt.elo1)
 

@@ -95,11 +95,15 @@ def test_sprt_llr_sign_follows_the_evidence():
     assert sprt_llr_pentanomial([0, 0, 0, 0, 0], 0, 10) == 0.0
 
 
-def test_sprt_one_sided_sample_stays_finite_and_decides():
-    # all pairs won 2-0: only the pseudo-count keeps the variance above zero
-    llr = sprt_llr_pentanomial([0, 0, 0, 0, 20], 0, 10)
-    assert math.isfinite(llr) and llr > 2.95
-    assert Sprt(0, 10).decide(llr) == "H1"
+def test_sprt_one_sided_sample_needs_real_evidence():
+    # one game won: counts regularized to [1, .5, .5] over x = 1, .5, 0 (N = 2):
+    # mean = 1.25/2 = 0.625, var = (0.140625 + 0.5*0.015625 + 0.5*0.390625)/2 = 0.171875
+    # LLR = 2*0.0143872*(1.25 - 1.0143872)/(2*0.171875) = 0.019723: far from deciding
+    assert sprt_llr_trinomial(1, 0, 0, 0, 10) == pytest.approx(0.019723, abs=1e-6)
+    # every pair won 2-0: no decision after 18 pairs, H1 after 19 (Elo 0 vs 10, alpha = beta = 0.05)
+    assert Sprt(0, 10).decide(sprt_llr_pentanomial([0, 0, 0, 0, 18], 0, 10)) is None
+    llr = sprt_llr_pentanomial([0, 0, 0, 0, 19], 0, 10)
+    assert math.isfinite(llr) and Sprt(0, 10).decide(llr) == "H1"
     assert Sprt(0, 10).decide(-3.0) == "H0"
     assert Sprt(0, 10).decide(0.0) is None
 
@@ -151,6 +155,9 @@ def test_match_sprt_uses_pairs_when_there_are_pairs():
     for r in paired_records():
         match.add(r)
     assert match.llr() == pytest.approx(sprt_llr_pentanomial([0, 1, 1, 1, 1], 0, 10))
+    half = MatchStats("A", "B", sprt=Sprt(0, 10))
+    half.add(rec(0, "A", "B", "1-0", pair=0))
+    assert half.llr() == 0.0            # a paired match counts complete pairs only
     lone = MatchStats("A", "B", sprt=Sprt(0, 10))
     lone.add(rec(0, "A", "B", "1-0"))
     lone.add(rec(1, "A", "B", "1/2-1/2"))
