@@ -28,10 +28,16 @@ DEFAULT_NODES = 2000
 
 BENCH_POSITIONS: tuple[str, ...] = (
     "isaac -/- 333334444555667/333334444555667 d - place 0/0",
+    "isaac e0e3,d1d4,f3j3,f4h4,h5h7,g6g8/c1c5,b2b5,i4i8,c6c8,b9d9,g9i9 334455667/334445667 d - place 0/0",
+    "isaac f1f5,a2d2,b3b6,c3c5,d3d6,j3j5,h4h6,e6g6,b7d7,e7i7,b8g8/a0e0,g0g4,j0j2,a1d1,e1e4,h1h3,i1i6,"
+    "a4a7,j6j9,a9e9,f9h9 4567/3367 d - score 0/0",
     "foundations -/- 333334444555667/333334444555667 d -",
+    "foundations e0e6,f3j3,h5h7,g6g8,a7f7/b0b5,a1a6,c1c5,b9d9,g9i9 3334444556/3334444557 d -",
     "hari -/- 333334444555667/333334444555667 d -",
+    "hari d0g0,h0j0,j1j3,a3d3,e3e6,f4h4,j7j9,f9h9/e2h2,c4c7,a5a7,b5b7,f5f7,g5j5,i7i9,c8e8 4555667/4555667 d -",
 )
-"""Start positions and mid-game positions of each game (found by seeded random play, then frozen)."""
+"""Start and mid-game positions of each game, frozen: an ISAAC placement and scoring position,
+a FOUNDATIONS middle game, and a HARI middle game with ~7,600 slide sets (48,340 moves)."""
 
 
 @dataclass
@@ -40,8 +46,8 @@ class BenchSettings:
     strategy: str = "search"
 
 
-def parse_bench_args(words: list[str], column: int = 1) -> BenchSettings:
-    """`[nodes N] [strategy S]` in any order; CommandError naming the bad word otherwise."""
+def parse_bench_args(words: list[str], columns: list[int] | None = None) -> BenchSettings:
+    """`[nodes N] [strategy S]` in any order; CommandError naming the bad word (and its column if given)."""
     settings = BenchSettings()
     i = 0
     while i < len(words):
@@ -52,8 +58,10 @@ def parse_bench_args(words: list[str], column: int = 1) -> BenchSettings:
         elif key == "strategy" and value is not None and value.lower() in STRATEGY_NAMES:
             settings.strategy = value.lower()
         else:
-            raise CommandError(f"bench: word {i + 1} {key!r} (after column {column - 1}): "
-                               f"expected 'nodes <n >= 1>' or 'strategy <{'|'.join(STRATEGY_NAMES)}>'")
+            bad = key if key not in ("nodes", "strategy") or value is None else value
+            where = f" at column {columns[words.index(bad, i)]}" if columns else ""
+            raise CommandError(f"bench: expected 'nodes <n >= 1>' or 'strategy <{'|'.join(STRATEGY_NAMES)}>'"
+                               f"{where}, found {bad!r}")
         i += 2
     return settings
 

@@ -20,6 +20,7 @@ End of input stops a search at once, like `quit`, but lets a `go perft`,
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from typing import BinaryIO, Iterator
@@ -214,8 +215,8 @@ class Engine:
 
     def cmd_bench(self, line: str) -> None:
         from .bench import parse_bench_args, run_bench
-        _, rest = split_command(line)
-        settings = parse_bench_args(rest.split(), column=7)
+        words = [(m.group(), m.start() + 1) for m in re.finditer(r"[^ \t]+", line)][1:]
+        settings = parse_bench_args([w for w, _ in words], [c for _, c in words])
         self.claim_job_slot("bench")
         self.job.start("bench", run_bench, self.out, settings)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import statistics
+import subprocess
+import sys
 import time
 
 import pytest
@@ -12,7 +14,8 @@ from protocol import GAME_NAMES, game_from_position, new_game
 from protocol.messages import parse_engine_line, parse_option_line
 from protocol.moves import PASS
 
-from engine_client import EngineClient
+from engine.bench import BENCH_POSITIONS
+from engine_client import REPO, EngineClient
 
 START = {
     "isaac": "isaac -/- 333334444555667/333334444555667 d - place 0/0",
@@ -342,3 +345,23 @@ def test_d_shows_levels_for_foundations(engine):
     assert "Level 1:" in lines and "Level 2:" in lines
     assert f"Position: {game.position()}" in lines
     assert game_from_position(lines[-1].split(": ", 1)[1]) == game
+
+
+# -- bench ---------------------------------------------------------------------------------
+
+def test_bench_node_total_is_deterministic():
+    runs = [subprocess.run([sys.executable, "-m", "engine", "bench", "nodes", "200"], cwd=REPO,
+                           capture_output=True, text=True, timeout=60) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0]
+    totals = [[line for line in r.stdout.splitlines() if line.startswith("Nodes searched")] for r in runs]
+    assert totals[0] == totals[1] and len(totals[0]) == 1 and int(totals[0][0].split(":")[1]) > 0
+    names = [line.split()[2] for line in runs[0].stdout.splitlines() if line.startswith("position ")]
+    assert set(names) == set(GAME_NAMES) and len(names) == len(BENCH_POSITIONS)
+
+
+def test_bench_command_answers_in_info_strings(engine):
+    engine.send("bench nodes 50 strategy greedy")
+    lines = engine.read_until(lambda line: "Nodes/second" in line, 30)
+    assert len(lines) == len(BENCH_POSITIONS) + 3
+    assert all(line.startswith("info string bench ") for line in lines)
+    assert engine.sync() == []
