@@ -1,0 +1,115 @@
+"""`isaac-referee check`: passes for correct engines, and names the fault for broken ones."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.check import CheckReport, CheckResult, make_positions, run_check
+
+import protocol
+
+ENGINES = Path(__file__).parent / "bad_engines"
+ROOT = Path(__file__).parent.parent
+FAST = dict(timeout=2.0, start_timeout=5.0, stop_ms=400)
+
+
+def check(script: str, **kw) -> CheckReport:
+    return run_check([sys.executable, str(ENGINES / f"{script}.py")], **{**FAST, **kw})
+
+
+def by_name(report: CheckReport) -> dict[str, CheckResult]:
+    return {r.name: r for r in report.results}
+
+
+def failed(report: CheckReport) -> dict[str, str]:
+    return {r.name: r.detail for r in report.results if r.status == "FAIL"}
+
+
+def test_good_random_conforms():
+    report = check("good_random", options={"Seed": "7"})
+    assert report.ok, report.render()
+    results = by_name(report)
+    for game in protocol.GAME_NAMES:
+        assert results[f"{game}: go perft 2 (start)"].status == "PASS"
+        assert results[f"{game}: go perft 1 (mid-game)"].status == "PASS"
+        assert results[f"{game}: moves"].status == "PASS"
+        assert results[f"{game}: bestmove (none) when over"].status == "PASS"
+    assert results["options from the command line"].detail == "Seed=7"
+    assert results["stop during go infinite"].status == "PASS"
+    assert results["quit"].status == "PASS"
+    text = report.render()
+    assert "good_random" in text.splitlines()[0] and "the engine conforms" in text.splitlines()[-1]
+    assert json.loads(json.dumps(report.to_json()))["ok"] is True
+
+
+def test_builtin_engine_conforms():
+    assert (ROOT / "engine" / "__main__.py").exists(), "python -m engine is part of the project"
+    report = run_check([sys.executable, "-m", "engine"], cwd=str(ROOT), options={"Strategy": "random"}, **FAST)
+    assert report.ok, report.render()
+    assert report.engine_name
+
+
+def test_engine_that_exits_at_startup_fails_the_first_check():
+    report = check("exit_at_startup")
+    assert not report.ok and len(report.results) == 1
+    assert report.results[0].name == "start-up" and "exit code 3" in report.results[0].detail
+    assert "cannot load weights" in report.results[0].detail
+    assert "DOES NOT CONFORM" in report.render()
+
+
+def test_engine_without_uciok_fails_start_up():
+    report = check("no_uciok", start_timeout=0.5)
+    assert failed(report) == {"start-up": "timed out after 0.5 s waiting for 'uci' to be answered by 'uciok' "
+                                          "(last output: 'id name no_uciok')"}
+
+
+def test_wrong_perft_is_found_with_the_missing_move():
+    report = check("wrong_perft", games=("foundations",))
+    fails = failed(report)
+    assert set(fails) >= {"foundations: go perft 1 (start)", "foundations: go perft 2 (start)"}
+    last = str(list(protocol.new_game("foundations").legal_moves())[-1])
+    assert f"1 legal moves missing (e.g. {last})" in fails["foundations: go perft 1 (start)"]
+    assert "Nodes searched: 599, expected 600" in fails["foundations: go perft 1 (start)"]
+    assert by_name(report)["foundations: go from startpos"].status == "PASS"
+
+
+def test_silent_errors_fail_every_bad_input_check():
+    report = check("silent_errors", games=("isaac",))
+    fails = failed(report)
+    bad = [name for name in fails if name.startswith("bad input")]
+    assert len(bad) == 9 and all(fails[n].startswith("no 'info string error: ...' answer") for n in bad)
+    assert by_name(report)["isaac: go perft 2 (start)"].status == "PASS"
+
+
+def test_illegal_mover_fails_go_after_moves_with_the_rule():
+    report = check("illegal_move", games=("isaac",))
+    detail = failed(report)["isaac: go after moves"]
+    assert "illegal move" in detail and "overlaps" in detail
+
+
+def test_ignored_stop_fails_and_the_engine_is_restarted_for_the_rest():
+    report = check("ignores_stop", games=("hari",), timeout=0.5)
+    fails = failed(report)
+    assert "timed out after 0.5 s waiting for 'bestmove'" in fails["stop during go infinite"]
+    assert "isready during go infinite" in fails
+    assert by_name(report)["quit"].status == "PASS"
+
+
+def test_engine_ignoring_quit_fails_quit_and_is_still_cleaned_up():
+    report = check("spawn_child", games=("isaac",), timeout=0.5)
+    assert failed(report) == {"quit": "still running 0.5 s after 'quit'"}
+
+
+def test_positions_are_reproducible_and_useful():
+    for game in protocol.GAME_NAMES:
+        a, b = make_positions(game, 3), make_positions(game, 3)
+        assert a == b
+        mid = a.game_at(a.mid)
+        assert not mid.is_over() and 2 <= mid.count_legal_moves() <= 5000
+        if a.forced_pass:
+            forced = protocol.game_from_position(a.forced_pass)
+            assert [str(m) for m in forced.legal_moves()] == ["pass"]
