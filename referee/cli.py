@@ -86,7 +86,7 @@ def _add_run_arguments(p: argparse.ArgumentParser, games_default: int, games_hel
                      help="one engine: name=, cmd=\"...\", dir=, arg=, option.<Name>=, tc=, memory_mb=, "
                           "cpu_seconds= (repeat -engine for each engine)")
     eng.add_argument("-each", dest="each", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-                     help="settings for every engine (tc=, option.<Name>=, dir=, ...); an engine's own win")
+                     help="settings for every engine (tc=, option.<Name>=, dir=, ...); an engine's own settings win")
     eng.add_argument("--engines-file", metavar="TOML",
                      help="[engines.<name>] tables; -engine name=<name> picks one (all of them if no -engine)")
     game = p.add_argument_group("games")
@@ -508,4 +508,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(EXIT_USAGE, f"isaac-referee {args.command}: error: {exc}\n")
     except StoreError as exc:
         parser.exit(EXIT_FAIL, f"isaac-referee {args.command}: error: {exc}\n")
+    except KeyboardInterrupt:     # before the games started or after they ended: nothing to save
+        parser.exit(EXIT_INTERRUPTED, f"isaac-referee {args.command}: interrupted\n")
     return EXIT_FAIL

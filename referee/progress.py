@@ -9,6 +9,7 @@ the progress goes to stderr and stdout gets only the final JSON summary.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from typing import Callable, TextIO
@@ -84,7 +85,8 @@ class Progress:
     def _refresh(self) -> None:
         if not self.live or self.quiet:
             return
-        self.stream.write("\r\x1b[K" + self.status_line())
+        width = shutil.get_terminal_size((120, 24)).columns - 1
+        self.stream.write("\r\x1b[K" + self.status_line()[:max(20, width)])   # a wrapped line cannot be rewritten
         self.stream.flush()
         self._status_shown = True
 

@@ -393,7 +393,7 @@ def standings_table(records, names: list[str]) -> str:
     rows = standings(records, names)
     width = max([len("Engine")] + [len(r.name) for r in rows])
     head = (f"{'Rank':>4}  {'Engine':<{width}}  {'Games':>5}  {'Points':>6}  {'Score':>6}  "
-            f"{'W':>4} {'D':>4} {'L':>4}  {'Elo':>7}  {'95% interval':<17}  {'Dark W-D-L':<11} {'Light W-D-L':<11}")
+            f"{'W':>4} {'D':>4} {'L':>4}  {'Elo':>7}  {'95% interval':<17}  {'Dark W-D-L':<11} {'Light W-D-L'}")
     lines = [head, "-" * len(head)]
     for rank, row in enumerate(rows, 1):
         t = row.total
@@ -403,5 +403,5 @@ def standings_table(records, names: list[str]) -> str:
         light = f"{row.as_light.wins}-{row.as_light.draws}-{row.as_light.losses}"
         lines.append(f"{rank:>4}  {row.name:<{width}}  {t.games:>5}  {_pts(t.points):>6}  "
                      f"{100 * t.score:>5.1f}%  {t.wins:>4} {t.draws:>4} {t.losses:>4}  "
-                     f"{format_elo(elo):>7}  {interval:<17}  {dark:<11} {light:<11}")
+                     f"{format_elo(elo):>7}  {interval:<17}  {dark:<11} {light}")
     return "\n".join(lines)
