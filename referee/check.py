@@ -266,7 +266,9 @@ class _Checker:
             self.add(name, "SKIP", str(exc))
         except CheckFailed as exc:
             self.add(name, "FAIL", str(exc))
-            if self.conv.alive:
+            if name == "start-up" and self.conv.proc is not None:
+                await self.conv.proc.shutdown(0.2, 0.3)
+            elif self.conv.alive:
                 try:   # leave the engine in a known state for the next check
                     await self.conv.send("stop")
                     await self.conv.sync()

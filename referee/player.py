@@ -8,7 +8,6 @@ engine with `isready`, and turns every misbehaviour into an EngineFailure whose
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import time
 from typing import Callable

@@ -6,7 +6,6 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
 
 from referee.check import CheckReport, CheckResult, make_positions, run_check
 

@@ -309,17 +309,17 @@ def _overrun(reason: str) -> int:
 
 
 def test_late_answer_on_a_clock_is_a_time_forfeit_with_the_overrun():
-    # 400 ms for the game, 250 ms per move: the second move overruns by about 100 ms
-    record = play(make_player("late", "0.25"), DARK, "isaac", tc="0.4")
+    # 600 ms for the game, at least 350 ms per move: the second move overruns by at least 100 ms
+    record = play(make_player("late", "0.35"), DARK, "isaac", tc="0.6")
     assert (record.termination, record.result) == ("time forfeit", "0-1")
-    assert len(record.moves) == 2 and record.moves[0].ms >= 250
-    assert 60 <= _overrun(record.reason) <= 400, record.reason
+    assert len(record.moves) == 2 and record.moves[0].ms >= 350
+    assert 100 <= _overrun(record.reason) <= 700, record.reason
     assert "answered '" in record.reason
 
 
 def test_late_answer_on_movetime_is_a_time_forfeit():
     record = play(make_player("late", "0.3"), LIGHT, "foundations", tc="movetime=100")
-    assert record.termination == "time forfeit" and 150 <= _overrun(record.reason) <= 600, record.reason
+    assert record.termination == "time forfeit" and 200 <= _overrun(record.reason) <= 1000, record.reason
 
 
 def test_a_huge_line_is_malformed_output():
@@ -393,5 +393,5 @@ def test_player_go_failure_carries_facts():
 
     failure = asyncio.run(scenario())
     assert failure.termination == "time forfeit"
-    assert failure.overrun_ms is not None and 150 <= failure.overrun_ms <= 600
+    assert failure.overrun_ms is not None and 250 <= failure.overrun_ms <= 1000
     assert failure.move is not None and failure.elapsed_ms >= 300
