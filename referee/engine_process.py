@@ -165,11 +165,24 @@ def _reap_group_zombies(pgid: int) -> None:
                 pass
 
 
-def kill_all_engines() -> None:
-    """SIGKILL every engine group still registered: the last resort on the referee's own exit."""
-    for pgid in list(_LIVE_GROUPS):
+def kill_all_engines(wait_s: float = 1.0) -> None:
+    """SIGKILL every engine group still registered and reap what is ours: the last resort on the
+    referee's own exit (atexit, Ctrl-C), when no event loop may be left to do it properly."""
+    groups = list(_LIVE_GROUPS)
+    for pgid in groups:
         _signal_group(pgid, signal.SIGKILL)
         _LIVE_GROUPS.discard(pgid)
+    deadline = time.monotonic() + wait_s
+    while groups and time.monotonic() < deadline and any(group_alive(g) for g in groups):
+        time.sleep(0.01)
+    for pgid in groups:
+        while time.monotonic() < deadline and os.path.exists(f"/proc/{pgid}"):
+            time.sleep(0.01)   # asyncio's child watcher usually reaps the leader itself
+        for pid in [pgid] + [pid for pid, _, _ in group_members(pgid)]:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
 
 
 atexit.register(kill_all_engines)

@@ -395,3 +395,31 @@ def test_player_go_failure_carries_facts():
     assert failure.termination == "time forfeit"
     assert failure.overrun_ms is not None and 250 <= failure.overrun_ms <= 1000
     assert failure.move is not None and failure.elapsed_ms >= 300
+
+
+EXIT_WITHOUT_QUIT = """
+import asyncio, json, sys
+from referee.engine_process import EngineSpec, group_members
+from referee.player import EnginePlayer
+
+async def main():
+    player = EnginePlayer(EngineSpec("s", [sys.executable, sys.argv[1]]))
+    await player.start()
+    for _ in range(200):
+        if len(group_members(player.process.pgid)) >= 2:
+            break
+        await asyncio.sleep(0.02)
+    print(json.dumps([pid for pid, _, _ in group_members(player.process.pgid)]), flush=True)
+
+asyncio.run(main())   # ends without quit(): the exit handler must clean up
+"""
+
+
+def test_referee_exit_without_quit_leaves_no_engine_behind():
+    import subprocess
+    done = subprocess.run([sys.executable, "-c", EXIT_WITHOUT_QUIT, str(ENGINES / "spawn_child.py")],
+                          capture_output=True, text=True, timeout=30, cwd=str(Path(__file__).parent.parent))
+    pids = json.loads(done.stdout)
+    assert len(pids) >= 2
+    for pid in pids:
+        assert not os.path.exists(f"/proc/{pid}"), f"pid {pid} outlived the referee"
