@@ -15,7 +15,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"usage: isaac-engine [bench [nodes N] [strategy S]]; unexpected {args[0]!r}", file=sys.stderr)
         return 2
     from .uci import Engine
-    status = Engine().run()
+    try:
+        status = Engine().run()
+    except KeyboardInterrupt:  # Ctrl-C at a terminal: leave quietly
+        status = 130
     _exit_now(status)
     return status
 

@@ -2,10 +2,11 @@
 
 Two threads print (the command loop and the job thread), so every line goes
 through `Output.send`, which writes it in one piece and flushes: a GUI never
-sees half a line or a line stuck in a buffer. One very long line (the `moves`
-answer, up to megabytes for HARI) is written in pieces by `Output.stream`
-without holding the lock; lines sent meanwhile wait in a queue and follow it,
-so the command loop never blocks behind it.
+sees half a line or a line stuck in a buffer. A long answer that must not be
+cut by other lines (the `moves` line, up to tens of megabytes for HARI, or a
+`go perft` listing) is written in pieces by `Output.stream` without holding the
+lock; lines sent meanwhile wait in a queue and follow it, so the command loop
+never blocks behind it.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class Output:
 
     @contextmanager
     def stream(self) -> Iterator["LineWriter"]:
-        """Write one long line in pieces; the newline and any queued lines follow on exit."""
+        """Write one long line (or block of lines) in pieces; the final newline and any queued lines follow on exit."""
         with self._lock:
             self._streaming = True
         writer = LineWriter(self)
