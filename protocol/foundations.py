@@ -521,8 +521,7 @@ class FoundationsGame(Game):
         if isinstance(move, Pass):
             self._stack.append((PASS, color, 0, 0, 0))
             self._passes += (color,)
-            if other not in self._passes:
-                self._turn = other
+            self._turn = other  # after the second pass the first passer is to move (SPEC 2)
             return
         seg, level = move.segment, move.level
         self._stack.append((move, color, self._level[color], self._minlen[color], self._top))

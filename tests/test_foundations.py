@@ -144,7 +144,7 @@ EXAMPLE_1_MOVES = (
 EXAMPLE_1 = (
     "foundations a0a6,e1e6,d2d6,a7a9,b7b9,c7c9,d7d9,a1e1^2,a2d2^2,a5d5^2,a6e6^2,c1c6^3,"
     "b2b5^3/b0e0,j0j6,h1h6,g2g6,e7e9,g7j7,e0j0^2,h1j1^2,g2j2^2,h3j3^2,h5j5^2,h1h5^3,"
-    "i1i5^3 34/34 l dl"
+    "i1i5^3 34/34 d dl"
 )
 
 

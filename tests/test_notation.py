@@ -135,8 +135,8 @@ class TestPositions:
         assert rec.pieces[1][0].column == 28
 
     def test_fields(self):
-        rec = parse_position("isaac a0a2/j9j7 3/- l ld score 12/100")
-        assert rec.turn == 1 and rec.passes == (1, 0) and rec.phase == "score" and rec.scores == (12, 100)
+        rec = parse_position("isaac a0a2/j9j7 3/- l ld score 12/99")
+        assert rec.turn == 1 and rec.passes == (1, 0) and rec.phase == "score" and rec.scores == (12, 99)
         assert rec.hands[0][3] == 1 and sum(rec.hands[1]) == 0
 
     @pytest.mark.parametrize("text,column,fragment", [
