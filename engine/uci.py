@@ -110,7 +110,7 @@ class Engine:
             if command is None:
                 raise CommandError(f"unknown command {word!r} (column {line.find(word) + 1}); "
                                    f"commands are {', '.join(self.commands)}")
-            command(line.strip())
+            command(line.rstrip())
         except (CommandError, ProtocolError) as e:
             self.error(str(e))
         except Exception as e:  # a bug must cost one answer, never the engine
@@ -118,7 +118,9 @@ class Engine:
             self.error(f"internal error in {word!r}: {type(e).__name__}: {e}")
 
     def error(self, text: str) -> None:
-        self.out.send(info_string(f"error: {text}"))
+        """The one answer to a line the engine cannot obey (control characters shown escaped)."""
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+        self.out.send(info_string(f"error: {shown}"))
 
     def end_of_input(self) -> None:
         """Stdin closed: stop a search (like quit) but let counting jobs finish."""
@@ -148,7 +150,8 @@ class Engine:
         """UCI `debug on|off`: accepted; the engine has no extra debug output."""
         _, arg = split_command(line)
         if arg not in ("on", "off"):
-            raise CommandError(f"debug: expected 'on' or 'off' at column 7, found {arg!r}")
+            raise CommandError(f"debug: expected 'on' or 'off' at column {_column_after(line, 'debug')}, "
+                               f"found {arg!r}")
 
     def cmd_ponderhit(self, line: str) -> None:
         raise CommandError("ponderhit: pondering is not supported")
@@ -209,7 +212,7 @@ class Engine:
     def cmd_moves(self, line: str) -> None:
         _, rest = split_command(line)
         if rest:
-            raise CommandError(f"moves takes no arguments; found {rest!r} at column 7")
+            raise CommandError(f"moves takes no arguments; found {rest!r} at column {_column_after(line, 'moves')}")
         self.claim_job_slot("moves")
         self.job.start("moves", run_moves, self.out, self.session.game.copy())
 
@@ -229,3 +232,10 @@ def _first_two(game) -> list:
         if len(moves) == 2:
             break
     return moves
+
+
+def _column_after(line: str, word: str) -> int:
+    """1-based column of the first non-blank after the command `word` (or just past the end)."""
+    start = line.index(word) + len(word)
+    rest = line[start:]
+    return start + len(rest) - len(rest.lstrip(" \t")) + 1
