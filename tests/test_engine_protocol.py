@@ -238,6 +238,17 @@ def test_end_of_input_during_a_search_ends_the_process():
         assert time.monotonic() - sent < 0.5
 
 
+def test_stop_abandons_a_perft_between_root_moves(engine):
+    use(engine, "hari")
+    engine.send("go perft 3")
+    time.sleep(0.3)
+    engine.send("stop")
+    lines = engine.sync(timeout=30)
+    assert lines[-1].startswith("info string perft stopped after ")
+    assert not any(line.startswith("Nodes searched") for line in lines)
+    assert engine.ask("go perft 1", "Nodes searched")[-1] == "Nodes searched: 605"
+
+
 def test_end_of_input_lets_a_perft_finish():
     with EngineClient() as client:
         client.send("setoption name UCI_Variant value foundations", "go perft 2")
