@@ -262,6 +262,8 @@ def prepare(args) -> tuple[Store, dict, list[Opening], bool]:
     if stored is None and has_records:
         raise StoreError(f"{out} holds {RECORDS} but no config.json, so the run cannot be identified; "
                          f"choose another --out")
+    if stored is None and args.resume and not (args.engine or args.engines_file):
+        raise StoreError(f"--resume: {out} holds no run to resume (no config.json there)")
     if stored is not None and not args.resume:
         raise StoreError(f"{out} already holds a run ({len(store.read_records())} games recorded); "
                          f"add --resume to continue it, or choose another --out")

@@ -102,7 +102,8 @@ class Store:
 
     def __init__(self, out_dir: str | Path):
         self.dir = Path(out_dir)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()          # records (appended from a worker thread)
+        self._events_lock = threading.Lock()   # separate: an fsync must not block the event loop's diary
         self._fd: int | None = None
         self._events = None
 
@@ -166,7 +167,7 @@ class Store:
             self.dir.mkdir(parents=True, exist_ok=True)
             self._events = open(self.path(EVENTS), "a", encoding="utf-8", buffering=1)
         stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-        with self._lock:
+        with self._events_lock:
             self._events.write(f"{stamp} {text}\n")
 
     def write_text(self, name: str, text: str) -> None:
@@ -174,10 +175,12 @@ class Store:
         write_atomic(self.path(name), text)
 
     def close(self) -> None:
+        """Close the files; waits for an append in progress (its record stays whole)."""
         with self._lock:
             if self._fd is not None:
                 os.close(self._fd)
                 self._fd = None
+        with self._events_lock:
             if self._events is not None:
                 self._events.close()
                 self._events = None

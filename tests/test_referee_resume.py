@@ -16,7 +16,7 @@ from referee.cli import main
 from referee.store import Store, StoreError, read_records_file
 
 REPO = Path(__file__).resolve().parent.parent
-GAMES = 8
+GAMES = 12
 
 
 def processes_in(directory: Path) -> list[int]:
@@ -178,6 +178,13 @@ def test_resume_refuses_another_configuration(env, tmp_path, capsys):
         main(match_args(env, out, games=2))
     assert exc.value.code == 1 and "add --resume" in capsys.readouterr().err
     assert sorted(game_ids(out)) == [0, 1]
+
+
+def test_resume_of_nothing_says_so(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["match", "--out", str(tmp_path / "none"), "--resume"])
+    assert exc.value.code == 1
+    assert "holds no run to resume" in capsys.readouterr().err
 
 
 def test_resume_with_only_the_directory(env, tmp_path, capsys):
