@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from protocol import game_class
+from protocol import GAME_NAMES, game_class
 from protocol.errors import GameOverError, IllegalMoveError, NotationError, PositionError
 from protocol.game import Game
 from protocol.messages import GoCommand, move_columns, parse_position_command
@@ -94,7 +94,7 @@ class Session:
             return cls.start()
         at = line.index(fen) + 1
         tag = fen.split(None, 1)[0].lower()
-        if tag in ("isaac", "foundations", "hari") and tag != self.variant:
+        if tag in GAME_NAMES and tag != self.variant:
             raise CommandError(
                 f"position: column {at}: this is a {tag} position but UCI_Variant is {self.variant} "
                 f"(send 'setoption name UCI_Variant value {tag}' first)"
