@@ -26,7 +26,7 @@ from .openings import OpeningBook
 from .player import EnginePlayer
 from .progress import Progress
 from .schedule import ScheduledGame
-from .stats import MatchStats, Sprt, standings
+from .stats import MatchStats, Sprt, engine_totals, side_names
 from .store import Store
 
 
@@ -110,13 +110,17 @@ class Tracker:
         self.plan = plan
         self.names = [spec.name for spec in plan.engines]
         self.records: list[dict] = []
+        self.totals = engine_totals([], self.names)
         self.match = (MatchStats(self.names[0], self.names[1], sprt=plan.sprt)
                       if plan.mode == "match" else None)
         for record in records:
             self.add(record)
 
     def add(self, record: dict) -> None:
+        """Count one record; constant time, so progress after every game stays cheap."""
         self.records.append(record)
+        for name in side_names(record):
+            self.totals[name].add(record)
         if self.match is not None:
             self.match.add(record)
 
@@ -126,7 +130,7 @@ class Tracker:
     def score_text(self) -> str:
         if self.match is not None:
             return self.match.headline()
-        top = standings(self.records, self.names)[:4]
+        top = sorted(self.totals.values(), key=lambda e: (-e.total.points, -e.total.score, e.name))[:4]
         return "leaders: " + ", ".join(f"{e.name} {e.total.points:g}/{e.total.games}" for e in top)
 
 

@@ -302,27 +302,40 @@ class MatchStats:
     first: str
     second: str
     sprt: Sprt | None = None
-    records: list = field(default_factory=list)
+    _tally: Tally = field(default_factory=Tally)
+    _open_pairs: dict = field(default_factory=dict)
+    _penta: list = field(default_factory=lambda: [0] * 5)
+    _paired: bool = False
 
     def add(self, record) -> None:
-        self.records.append(record)
+        """Count one game; O(1), so a long match stays cheap to report after every game."""
+        points = points_of(record, self.first)
+        self._tally.add(points)
+        pair = _field(record, "pair")
+        if pair is None:
+            return
+        self._paired = True
+        key = (_field(record, "round"), pair)
+        if key in self._open_pairs:
+            self._penta[int(round((self._open_pairs.pop(key) + points) * 2))] += 1
+        else:
+            self._open_pairs[key] = points
 
     def tally(self) -> Tally:
-        tally = Tally()
-        for record in self.records:
-            tally.add(points_of(record, self.first))
-        return tally
+        t = self._tally
+        return Tally(t.wins, t.draws, t.losses)
 
     def pentanomial(self) -> list[int]:
-        return pentanomial_counts(self.records, self.first)
+        """Counts of the first engine's points (0, 1/2, 1, 3/2, 2) over complete game pairs."""
+        return list(self._penta)
 
     def llr(self) -> float:
         """SPRT LLR: over complete game pairs in a paired match, else over games."""
         if self.sprt is None:
             return 0.0
-        if any(_field(r, "pair") is not None for r in self.records):
-            return sprt_llr_pentanomial(self.pentanomial(), self.sprt.elo0, self.sprt.elo1)
-        t = self.tally()
+        if self._paired:
+            return sprt_llr_pentanomial(self._penta, self.sprt.elo0, self.sprt.elo1)
+        t = self._tally
         return sprt_llr_trinomial(t.wins, t.draws, t.losses, self.sprt.elo0, self.sprt.elo1)
 
     def sprt_decision(self) -> str | None:
