@@ -300,9 +300,7 @@ class _Checker:
 
     # -- handshake --------------------------------------------------------------------
     async def check_start(self) -> str:
-        await self.conv.start()
-        for name, value in self.options.items():
-            await self.conv.send(SetOption(name, value).format())
+        """run_one's ensure() has started the engine and set the options; this reports how it went."""
         return f"uciok after {self.conv.uciok_ms} ms, {len(self.conv.options)} options"
 
     async def check_id(self) -> str:

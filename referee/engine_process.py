@@ -115,6 +115,11 @@ def _become_subreaper() -> None:
         pass
 
 
+def live_engine_groups() -> set[int]:
+    """Process groups of engines started and not yet shut down (for tests and exit handlers)."""
+    return set(_LIVE_GROUPS)
+
+
 def group_members(pgid: int) -> list[tuple[int, int, str]]:
     """(pid, ppid, state) of every process in group `pgid`, zombies included (Linux /proc)."""
     out = []

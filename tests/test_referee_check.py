@@ -8,6 +8,7 @@ from pathlib import Path
 
 
 from referee.check import CheckReport, CheckResult, make_positions, run_check
+from referee.engine_process import live_engine_groups
 
 import protocol
 
@@ -17,7 +18,9 @@ FAST = dict(timeout=2.0, start_timeout=5.0, stop_ms=400)
 
 
 def check(script: str, **kw) -> CheckReport:
-    return run_check([sys.executable, str(ENGINES / f"{script}.py")], **{**FAST, **kw})
+    report = run_check([sys.executable, str(ENGINES / f"{script}.py")], **{**FAST, **kw})
+    assert live_engine_groups() == set(), "the check left an engine running"
+    return report
 
 
 def by_name(report: CheckReport) -> dict[str, CheckResult]:

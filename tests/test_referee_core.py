@@ -16,7 +16,7 @@ import pytest
 import protocol
 from protocol.board import DARK, LIGHT
 from protocol.errors import IllegalMoveError
-from referee.engine_process import EngineSpec, group_members
+from referee.engine_process import EngineSpec, group_members, live_engine_groups
 from referee.game_runner import GameSpec, play_game
 from referee.player import EngineFailure, EnginePlayer, describe_exit
 from referee.record import TERMINATIONS, GameRecord, MoveRecord
@@ -57,6 +57,7 @@ async def _play(bad: EnginePlayer, bad_color: int, game: str, tc: str, **spec_kw
         await light.quit()
     for pgid in groups:
         assert_group_gone(pgid)
+    assert live_engine_groups() == set()
     return record
 
 
@@ -399,7 +400,7 @@ def test_player_go_failure_carries_facts():
 
 EXIT_WITHOUT_QUIT = """
 import asyncio, json, sys
-from referee.engine_process import EngineSpec, group_members
+from referee.engine_process import EngineSpec, group_members, live_engine_groups
 from referee.player import EnginePlayer
 
 async def main():
