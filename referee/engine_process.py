@@ -343,16 +343,17 @@ class EngineProcess:
         return bytes(self._stderr).decode("utf-8", "replace").strip()
 
     # -- writing ---------------------------------------------------------------
-    async def send(self, line: str, timeout: float = 2.0) -> None:
-        """Write one line; EngineGone if the pipe is closed or the engine stopped reading it."""
+    async def send(self, *lines: str, timeout: float = 2.0) -> None:
+        """Write lines in one write; EngineGone if the pipe is closed or the engine stopped reading it."""
         if self.proc is None or self.proc.stdin is None:
             raise EngineGone("not started")
         stdin = self.proc.stdin
         if stdin.is_closing():
             raise EngineGone("stdin closed")
-        self._log(f">{self.spec.name}: {line}")
+        for line in lines:
+            self._log(f">{self.spec.name}: {line}")
         try:
-            stdin.write(line.encode() + b"\n")
+            stdin.write("".join(line + "\n" for line in lines).encode())
             await asyncio.wait_for(stdin.drain(), timeout)
         except (ConnectionError, BrokenPipeError, OSError, RuntimeError) as exc:
             raise EngineGone(f"cannot write to the engine: {exc.__class__.__name__}") from None

@@ -118,9 +118,9 @@ class EnginePlayer:
             return self._failure("disconnect", f"exited while {doing} ({'; '.join(parts)})", exit_code=code)
         return self._failure("crash", f"crashed while {doing} ({'; '.join(parts)})", exit_code=code)
 
-    async def _send(self, line: str, doing: str, start: bool = False) -> None:
+    async def _send(self, line: str, doing: str, start: bool = False, then: str | None = None) -> None:
         try:
-            await self.process.send(line)
+            await self.process.send(line, *([then] if then else []))
         except EngineGone:
             raise await self._gone(doing, start=start) from None
 
@@ -221,8 +221,7 @@ class EnginePlayer:
             raise self._failure("disconnect", "is not running")
         proc = self.process
         proc.discard_pending()
-        await self._send(position_cmd, "receiving the position")
-        await self._send(go_cmd, "receiving go")
+        await self._send(position_cmd, "receiving the position and go", then=go_cmd)
         t0 = time.monotonic()
         deadline = None if deadline_s is None else t0 + deadline_s
         allowed = allowed_ms if allowed_ms is not None else (None if deadline_s is None else int(deadline_s * 1000))
