@@ -36,6 +36,8 @@ def search(game, limits, stop, report, rng):
     ctx = SearchContext(tm, report)
     move, info = module.choose(game, ctx, rng)
     move = _checked(game, move, ctx)
+    if limits.infinite:
+        stop.wait()  # `go infinite` answers only after `stop`, even when the search is done
     if info is None:
         info = Info(depth=0)
     if not info.pv or info.pv[0] != str(move):
@@ -50,7 +52,7 @@ def _checked(game, move, ctx):
         try:
             return game.check_move(move)
         except Exception as exc:  # noqa: BLE001 - any failure means: do not trust this move
-            print(f"search: rejected its own move {move}: {exc}", file=sys.stderr)
+            print(f"search: rejected its own move {move}: {exc} in {game.position()}", file=sys.stderr)
     fallback = next(game.legal_moves(), PASS)
     if ctx.report is not None:
         ctx.report(Info(string=f"search fell back to {fallback}"))

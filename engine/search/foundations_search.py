@@ -23,7 +23,7 @@ from protocol.board import ALL_CELLS, DARK, LENGTHS, VALUE, count_placements, ha
 from protocol.moves import PASS
 
 from .context import logistic
-from .mcts import MCTS
+from .mcts import run_mcts
 from .space import NEIGHBOURS, dead_cells, free_neighbours
 
 PLAYOUT_PLIES = 40
@@ -69,39 +69,65 @@ class Levels:
         return ALL_CELLS & ~blocked
 
 
-def move_scores(game) -> list[tuple[object, float]]:
-    """Every legal move with a prior weight (softmax of a heuristic score)."""
+REFINED = 16
+"""Moves per node whose guess also counts dead cells and the opponent's lost room."""
+
+
+def candidate_moves(game) -> list[tuple[object, float]]:
+    """Every legal move with a prior weight (softmax of a heuristic score), best first.
+
+    All moves get the cheap guess (length, value, snugness); the best REFINED of
+    them also pay for the cells they leave useless and earn for the room they take
+    from the opponent's next piece.
+    """
     moves = list(game.legal_moves())
     if not moves or moves[0] is PASS:
         return [(PASS, 1.0)]
     levels = Levels(game)
-    me = game.turn
-    opp = 1 - me
-    shortest = min(m.segment.length for m in moves)
-    opp_hand = game.hand(opp)
-    opp_level = game.level(opp)
-    opp_lengths = [n for n in LENGTHS if opp_hand[n] and n >= game.min_length(opp)]
-    opp_free = levels.free(opp_level) if opp not in game.passes else 0
-    free_cache: dict[int, int] = {}
+    shortest = moves[0].segment.length
+    free_by_level: dict[int, int] = {}
     scored = []
     for m in moves:
         seg, level = m.segment, m.level
-        free = free_cache.get(level)
+        free = free_by_level.get(level)
         if free is None:
-            free = free_cache[level] = levels.free(level)
-        after = free & ~seg.mask
-        score = -0.7 * (seg.length - shortest) + 0.35 * VALUE[seg.length]
-        score -= 0.25 * free_neighbours(seg, free)
-        score -= 0.15 * dead_cells(after, 3)
-        if opp_lengths and opp_level == level and opp_free:
-            # Taking the opponent's room for its next pieces.
-            score += 0.02 * (count_placements(opp_free, opp_lengths[:1])
-                             - count_placements(opp_free & ~seg.mask, opp_lengths[:1]))
-        scored.append((m, score))
-    top = max(s for _, s in scored)
-    out = [(m, math.exp((s - top) / PRIOR_TEMPERATURE)) for m, s in scored]
-    out.sort(key=lambda kv: -kv[1])
-    return out
+            free = free_by_level[level] = levels.free(level)
+        n = seg.length
+        score = (-0.7 * (n - shortest) + 0.35 * VALUE[n]
+                 - 0.25 * (NEIGHBOURS[seg.index] & free).bit_count())
+        scored.append([score, m])
+    scored.sort(key=lambda kv: -kv[0])
+    _refine(game, levels, scored[:REFINED], free_by_level)
+    worst = min(kv[0] for kv in scored[:REFINED])
+    for kv in scored[REFINED:]:
+        kv[0] = min(kv[0], worst - 0.01)
+    scored.sort(key=lambda kv: -kv[0])
+    top = scored[0][0]
+    return [(m, math.exp((s - top) / PRIOR_TEMPERATURE)) for s, m in scored]
+
+
+def _refine(game, levels, entries, free_by_level) -> None:
+    """Add the costlier terms to the guesses in `entries` ([score, move] lists, updated in place)."""
+    opp = 1 - game.turn
+    opp_hand = game.hand(opp)
+    opp_level = game.level(opp)
+    opp_next = [n for n in LENGTHS if opp_hand[n] and n >= game.min_length(opp)][:1]
+    opp_alive = opp not in game.passes and opp_next
+    opp_free = levels.free(opp_level) if opp_alive else 0
+    opp_room = count_placements(opp_free, opp_next) if opp_alive else 0
+    for entry in entries:
+        m = entry[1]
+        seg = m.segment
+        after = free_by_level[m.level] & ~seg.mask
+        entry[0] -= 0.15 * dead_cells(after, 3)
+        if opp_alive and opp_level == m.level and opp_free & seg.mask:
+            # Taking the opponent's room for its next piece.
+            entry[0] += 0.02 * (opp_room - count_placements(opp_free & ~seg.mask, opp_next))
+
+
+DEVIATE = 0.2
+"""Share of playout moves that play some other allowed length than the shortest."""
+PLAYOUT_SAMPLE = 12
 
 
 def playout_move(game, rng):
@@ -110,25 +136,22 @@ def playout_move(game, rng):
     first = next(it, None)
     if first is None or first is PASS:
         return first
-    group = [first]
-    other = []
-    for m in it:
-        if m.segment.length == first.segment.length and m.level == first.level:
+    if rng.random() < DEVIATE:
+        group = [first, *it]
+        pick = rng.choice(group)
+        n, level = pick.segment.length, pick.level
+        group = [m for m in group if m.segment.length == n and m.level == level]
+    else:
+        n, level = first.segment.length, first.level
+        group = [first]
+        for m in it:
+            if m.segment.length != n or m.level != level:
+                break
             group.append(m)
-        else:
-            other.append(m)
-    if other and rng.random() < 0.2:
-        group = [m for m in other if m.segment.length == other[0].segment.length]
-        if rng.random() < 0.5:
-            pick = rng.choice(other)
-            group = [m for m in other if m.segment.length == pick.segment.length and m.level == pick.level]
-    levels = None
-    best, best_key = None, 1e9
-    sample = group if len(group) <= 12 else rng.sample(group, 12)
+    free = Levels(game).free(level)
+    sample = group if len(group) <= PLAYOUT_SAMPLE else rng.sample(group, PLAYOUT_SAMPLE)
+    best, best_key = sample[0], 1e9
     for m in sample:
-        if levels is None:
-            levels = Levels(game)
-            free = levels.free(m.level)
         key = (NEIGHBOURS[m.segment.index] & free).bit_count() + rng.random()
         if key < best_key:
             best, best_key = m, key
@@ -136,8 +159,10 @@ def playout_move(game, rng):
 
 
 class FoundationsKnowledge:
+    uses_playouts = True
+
     def candidates(self, game):
-        return move_scores(game)
+        return candidate_moves(game)
 
     def terminal_value(self, game, color):
         return terminal_value(game, color)
@@ -169,18 +194,4 @@ def static_value(game, color: int) -> float:
 
 
 def choose(game, ctx, rng):
-    root_moves = move_scores(game)
-    if len(root_moves) == 1:
-        return root_moves[0][0], None
-    tree = MCTS(game, FoundationsKnowledge(), ctx, rng, root_moves=root_moves)
-    tm = ctx.tm
-
-    def should_stop() -> bool:
-        if tm.soft_expired():
-            return True
-        if tm.depth_limit is not None and len(tree.principal_variation()) >= tm.depth_limit:
-            return True
-        return False
-
-    tree.run(should_stop)
-    return tree.best_move(), tree.info()
+    return run_mcts(game, FoundationsKnowledge(), ctx, rng, candidate_moves(game))

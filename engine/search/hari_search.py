@@ -31,7 +31,7 @@ from protocol.errors import IllegalMoveError
 from protocol.moves import PASS, HariMove, Slide
 
 from .context import logistic
-from .mcts import MCTS
+from .mcts import run_mcts
 from .space import NEIGHBOURS, dead_cells, first_fit, pack_value
 
 PLAYOUT_PLIES = 40
@@ -242,6 +242,8 @@ def playout_move(game, rng):
 
 
 class HariKnowledge:
+    uses_playouts = True
+
     def candidates(self, game):
         return candidate_moves(game)
 
@@ -268,18 +270,4 @@ class HariKnowledge:
 
 
 def choose(game, ctx, rng):
-    root_moves = candidate_moves(game)
-    if len(root_moves) == 1:
-        return root_moves[0][0], None
-    tree = MCTS(game, HariKnowledge(), ctx, rng, root_moves=root_moves)
-    tm = ctx.tm
-
-    def should_stop() -> bool:
-        if tm.soft_expired():
-            return True
-        if tm.depth_limit is not None and len(tree.principal_variation()) >= tm.depth_limit:
-            return True
-        return False
-
-    tree.run(should_stop)
-    return tree.best_move(), tree.info()
+    return run_mcts(game, HariKnowledge(), ctx, rng, candidate_moves(game))

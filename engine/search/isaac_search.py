@@ -1,6 +1,19 @@
-"""ISAAC move choice: alpha-beta in the scoring phase, evaluation-guided search in placement."""
+"""ISAAC move choice: PUCT MCTS in the placement phase, alpha-beta in the scoring phase.
+
+Placement (up to 600 moves a turn, about 25 turns to the scoring phase): MCTS
+with progressive widening; priors from the placement guess of
+isaac_knowledge (what a piece adds to the lines it touches), leaves valued by
+the static evaluation (potentials and room), logistic in points. Once the
+tree reaches the scoring phase the scoring evaluation takes over.
+
+Scoring (a handful of worthwhile removals each turn, a race to 100):
+iterative-deepening alpha-beta on the removal candidates (full score, blocks,
+multiplier set-ups), exact at game ends, static evaluation at the horizon.
+"""
 
 from __future__ import annotations
+
+import math
 
 from protocol.messages import Info
 from protocol.moves import PASS
@@ -8,9 +21,14 @@ from protocol.moves import PASS
 from . import isaac_knowledge as K
 from .alphabeta import AlphaBeta, ABResult
 from .context import logistic, win_probability_to_cp
+from .mcts import run_mcts
 
 POINT_SCALE = 12.0
 """Evaluation points per logistic unit: a 12-point lead is a ~73% expected score."""
+PRIOR_SCALE = 3.0
+"""Placement guess points per e-fold of prior probability."""
+REMOVAL_PRIOR_DECAY = 0.8
+"""Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
 
 
 def moves_left(game) -> int:
@@ -21,7 +39,16 @@ def moves_left(game) -> int:
     return max(1, len(game.pieces(me)) // 2 + 1)
 
 
-def terminal_value(game, ply: int) -> float:
+def evaluate(game) -> float:
+    """Static evaluation in points for the side to move (phase-specific)."""
+    snap = K.Snapshot(game)
+    if snap.scoring:
+        return K.scoring_eval(game, snap)
+    return K.placement_eval(game, snap)
+
+
+def terminal_points(game, ply: int) -> float:
+    """A finished game in points for the side to move, quicker wins scoring higher."""
     result = game.result()
     if result.winner is None:
         return 0.0
@@ -29,24 +56,40 @@ def terminal_value(game, ply: int) -> float:
     return (K.WIN_EVAL - ply) if won else -(K.WIN_EVAL - ply)
 
 
-def evaluate(game) -> float:
-    snap = K.Snapshot(game)
-    if snap.scoring:
-        return K.scoring_eval(game, snap)
-    return K.placement_eval(game, snap)
+class IsaacKnowledge:
+    """The MCTS view of ISAAC: priors from the move-ordering guess, leaves by static evaluation."""
+
+    uses_playouts = False
+
+    def candidates(self, game):
+        if game.phase == "score":
+            moves = K.removal_candidates(game, wide=True)
+            if not moves:
+                return [(PASS, 1.0)]
+            return [(m, REMOVAL_PRIOR_DECAY ** i) for i, m in enumerate(moves)]
+        scored = K.placement_candidates(game)
+        top = scored[0][1]
+        return [(m, math.exp((s - top) / PRIOR_SCALE)) for m, s in scored]
+
+    def leaf_value(self, game, rng, ctx):
+        return logistic(evaluate(game) / POINT_SCALE)
+
+    def terminal_value(self, game, color):
+        result = game.result()
+        if result.winner is None:
+            return 0.5
+        return 1.0 if result.winner == color else 0.0
 
 
-def candidates(game, ply: int) -> list:
+def _ab_candidates(game, ply: int) -> list:
     if game.phase == "score":
-        moves = K.removal_candidates(game, wide=ply <= 1)
-        return moves or [PASS]
+        return K.removal_candidates(game, wide=ply <= 1) or [PASS]
     return [m for m, _ in K.placement_candidates(game)]
 
 
-def info_from(result: ABResult, depth: int) -> Info:
+def _info(result: ABResult) -> Info:
     p = logistic(result.value / POINT_SCALE)
-    return Info(depth=depth, score_cp=win_probability_to_cp(p),
-                pv=[str(m) for m in result.pv])
+    return Info(depth=result.depth, score_cp=win_probability_to_cp(p), pv=[str(m) for m in result.pv])
 
 
 def choose_scoring(game, ctx, rng):
@@ -56,39 +99,20 @@ def choose_scoring(game, ctx, rng):
         return PASS, Info(depth=0)
     if len(moves) == 1:
         return moves[0], Info(depth=1, pv=[str(moves[0])])
-    ab = AlphaBeta(ctx, candidates, evaluate, terminal_value, K.WIN_EVAL)
-    last = {"info": None}
+    ab = AlphaBeta(ctx, _ab_candidates, evaluate, terminal_points, K.WIN_EVAL)
+    last: dict[str, Info | None] = {"info": None}
 
     def on_depth(res: ABResult) -> None:
-        last["info"] = info_from(res, res.depth)
+        last["info"] = _info(res)
         ctx.maybe_report()
 
     ctx.snapshot = lambda: last["info"]
-    max_depth = ctx.tm.depth_limit or 64
-    result = ab.iterate(game, moves, max_depth, on_depth)
-    return result.move, info_from(result, result.depth)
-
-
-def choose_placement(game, ctx, rng):
-    """One ply: every legal placement scored by the static evaluation (placeholder)."""
-    best, best_value = None, -K.WIN_EVAL * 2
-    mover = game.turn
-    for move, _ in K.placement_candidates(game):
-        if move is PASS:
-            return PASS, Info(depth=0)
-        game.push(move)
-        ctx.tm.nodes += 1
-        value = evaluate(game)
-        if game.turn != mover:
-            value = -value
-        game.pop()
-        if value > best_value:
-            best, best_value = move, value
-    return best, Info(depth=1, score_cp=win_probability_to_cp(logistic(best_value / POINT_SCALE)),
-                      pv=[str(best)])
+    result = ab.iterate(game, moves, ctx.tm.depth_limit or 64, on_depth)
+    return result.move, _info(result)
 
 
 def choose(game, ctx, rng):
     if game.phase == "score":
         return choose_scoring(game, ctx, rng)
-    return choose_placement(game, ctx, rng)
+    knowledge = IsaacKnowledge()
+    return run_mcts(game, knowledge, ctx, rng, knowledge.candidates(game))

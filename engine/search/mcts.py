@@ -187,6 +187,23 @@ class MCTS:
             node = node.children[best]
         return pv
 
+    def pv_depth_reached(self, depth: int) -> bool:
+        """The most-visited line is `depth` plies long, or ends the game sooner."""
+        node, plies = self.root, 0
+        while plies < depth:
+            if node.terminal:
+                return True
+            if not node.children:
+                return False
+            best, best_visits = None, 0
+            for child in node.children:
+                if child is not None and child.visits > best_visits:
+                    best, best_visits = child, child.visits
+            if best is None:
+                return False
+            node, plies = best, plies + 1
+        return True
+
     def info(self) -> Info:
         pv = self.principal_variation()
         root = self.root
@@ -207,3 +224,29 @@ class MCTS:
             ctx.maybe_report()
             if should_stop():
                 return
+
+
+def run_mcts(game, knowledge, ctx, rng, root_moves: list):
+    """Search from `game` until the limits say stop; (best move, final Info).
+
+    Stops at the soft deadline, the node limit, `stop`, or (with `go depth d`)
+    once the principal variation is d plies long or ends the game.
+    """
+    if len(root_moves) == 1:
+        return root_moves[0][0], Info(depth=1, pv=[str(root_moves[0][0])])
+    tree = MCTS(game, knowledge, ctx, rng, root_moves=root_moves)
+    tm = ctx.tm
+    depth_limit = tm.depth_limit
+
+    def should_stop() -> bool:
+        if tm.soft_expired():
+            return True
+        if depth_limit is not None:
+            return tree.pv_depth_reached(depth_limit)
+        return False
+
+    tree.run(should_stop)
+    info = tree.info()
+    if getattr(knowledge, "uses_playouts", False):
+        info.rollouts = tree.simulations
+    return tree.best_move(), info
