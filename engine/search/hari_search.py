@@ -141,31 +141,57 @@ def candidate_moves(game, rng=None) -> list[tuple[object, float]]:
     opp_next = [k for k in opp_lengths for _ in range(opp_hand[k])][:4]
     empty = base.empty
     scored: list[tuple[float, object]] = []
-    fits = {}
+    counts = {}
     for n in lengths:
         options = []
         for seg in _placements(empty, n):
             snug = (NEIGHBOURS[seg.index] & empty).bit_count()
             options.append((snug, seg.lo, seg))
         options.sort(key=lambda o: (o[0], o[1]))
-        fits[n] = bool(options)
+        counts[n] = len(options)
         for _, _, seg in options[:PER_LENGTH]:
             after = empty & ~seg.mask
             scored.append((_play_score(game, me, n, seg, after, lengths, hand, opp_next),
                            HariMove((), seg, 0)))
         scored.append((_play_score(game, me, n, None, empty, lengths, hand, opp_next),
                        HariMove((), None, n)))
-    scored.extend(_slide_candidates(game, me, empty, lengths, hand, fits, opp_next))
+    scored.extend(_slide_candidates(game, me, empty, lengths, hand, counts, opp_next))
     scored.sort(key=lambda kv: -kv[0])
     top = scored[0][0]
     return [(m, math.exp(s - top)) for s, m in scored]
 
 
-def _slide_candidates(game, me, empty, lengths, hand, fits, opp_next):
-    """One own piece slid to make room, then a placement using the freed cells (checked legal)."""
+SCARCE = 4
+"""A length with fewer placements than this is worth sliding for."""
+
+
+def _touching(empty: int, n: int, cells: int):
+    """Placements of length n in `empty` that cover at least one of `cells`."""
+    h, v = placement_starts(empty, n)
+    cover_h = cover_v = 0
+    for k in range(n):
+        cover_h |= cells >> k
+        cover_v |= cells >> (10 * k)
+    h &= cover_h
+    v &= cover_v
+    for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            yield table[low.bit_length() - 1]
+
+
+def _slide_candidates(game, me, empty, lengths, hand, counts, opp_next):
+    """One own piece slid to make room, then a placement using the freed cells (checked legal).
+
+    Only for lengths that are scarce without slides: early on, when everything
+    fits, sliding only costs flexibility."""
+    needed = [n for n in lengths if counts[n] < SCARCE]
+    if not needed:
+        return []
     occupied = ALL_CELLS & ~empty
     out = []
-    budget = VALUE[lengths[-1]]
+    budget = VALUE[needed[-1]]
     for piece in game.pieces(me):
         if piece.value > budget:
             continue
@@ -173,12 +199,12 @@ def _slide_candidates(game, me, empty, lengths, hand, fits, opp_next):
             after_slide = (empty | piece.mask) & ~(end.mask if end else 0)
             freed = piece.mask & after_slide
             lost = piece.value if end is None else 0
-            for n in lengths:
+            for n in needed:
                 if VALUE[n] < piece.value:
                     continue
                 best = None
-                for seg in _placements(after_slide, n):
-                    if not seg.mask & freed or seg is piece:
+                for seg in _touching(after_slide, n, freed):
+                    if seg is piece:
                         continue
                     snug = (NEIGHBOURS[seg.index] & after_slide).bit_count()
                     if best is None or snug < best[0]:
@@ -188,10 +214,7 @@ def _slide_candidates(game, me, empty, lengths, hand, fits, opp_next):
                 seg = best[1]
                 after = after_slide & ~seg.mask
                 score = _play_score(game, me, n, seg, after, lengths, hand, opp_next) - 1.5 * lost
-                if not fits.get(n):
-                    score += 1.0  # the slide makes a placement possible at all
-                else:
-                    score -= 0.6  # a slide costs flexibility; it must earn its place
+                score += 1.0 if counts[n] == 0 else -0.3
                 out.append((score, HariMove((Slide(piece, end),), seg, 0)))
     out.sort(key=lambda kv: -kv[0])
     checked = []
@@ -205,6 +228,11 @@ def _slide_candidates(game, me, empty, lengths, hand, fits, opp_next):
     return checked
 
 
+PLAYOUT_SLIDE_TRIES = 24
+PLAYOUT_SKIP = 0.1
+"""Share of playout moves that play the second-shortest length (giving up the shorter pieces)."""
+
+
 def playout_move(game, rng):
     """Shortest playable piece placed snugly; else one slide to make room; else its discard."""
     sets = game.slide_sets()
@@ -214,30 +242,28 @@ def playout_move(game, rng):
     me = game.turn
     lengths = playable_lengths(game, me)
     empty = base.empty
-    for n in lengths[:2]:
-        seg = first_fit(empty, n)
+    if len(lengths) > 1 and rng.random() < PLAYOUT_SKIP:
+        seg = first_fit(empty, lengths[1])
         if seg is not None:
-            if n == lengths[0] or rng.random() < 0.3:
-                return HariMove((), seg, 0)
+            return HariMove((), seg, 0)
     n = lengths[0]
     seg = first_fit(empty, n)
     if seg is not None:
         return HariMove((), seg, 0)
     occupied = ALL_CELLS & ~empty
-    for piece in game.pieces(me):
-        if piece.value > VALUE[n]:
-            continue
-        for end in slide_ends(piece, occupied):
-            if end is None:
+    options = [(piece, end) for piece in game.pieces(me) if piece.value <= VALUE[n]
+               for end in slide_ends(piece, occupied) if end is not None]
+    if len(options) > PLAYOUT_SLIDE_TRIES:
+        options = rng.sample(options, PLAYOUT_SLIDE_TRIES)
+    for piece, end in options:
+        after = (empty | piece.mask) & ~end.mask
+        seg = next(_touching(after, n, piece.mask & after), None)
+        if seg is not None:
+            move = HariMove((Slide(piece, end),), seg, 0)
+            try:
+                return game.check_move(move)
+            except IllegalMoveError:
                 continue
-            after = (empty | piece.mask) & ~end.mask
-            seg = first_fit(after, n)
-            if seg is not None:
-                move = HariMove((Slide(piece, end),), seg, 0)
-                try:
-                    return game.check_move(move)
-                except IllegalMoveError:
-                    continue
     return HariMove((), None, n)
 
 
