@@ -257,3 +257,18 @@ def test_hari_slides_to_make_room_for_the_seven():
     game.play(move)
     assert move.slides and move.place is not None
     assert finish_with_passes(game).winner == DARK
+
+
+def test_best_score_on_agrees_with_the_rules_counter_cells():
+    from protocol.isaac import counter_cell_for
+
+    rng = random.Random(3)
+    for _ in range(300):
+        color = rng.randrange(2)
+        cells = rng.getrandbits(100)
+        lo = rng.randrange(100)
+        hi = rng.randrange(lo, 100)
+        forbidden = rng.randrange(100)
+        naive = next((t for t in range(hi, lo - 1, -1)
+                      if t != forbidden and cells >> counter_cell_for(color, t) & 1), None)
+        assert isaac_knowledge._best_score_on(color, cells, lo, hi, forbidden) == naive

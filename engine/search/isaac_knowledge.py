@@ -5,17 +5,17 @@ hand, scores, counter_cell, longest_removed, earned); no rule is decided here:
 candidate moves are built from those queries and the search plays them with
 ``push``; tests check every candidate against ``check_move``.
 
-Placement phase.  A piece earns ``value x (other pieces touching its line) x
-counter multiplier`` when removed, so the evaluation values each player's
-*potential*: for each of its pieces, value times the pieces touching its line,
-doubled on lines through a counter's start cell (a0 for Dark, j9 for Light)
-and discounted for pieces that start under a counter.  Placing a piece adds
-one to every line it touches: it feeds the pieces lying along those lines,
-ours and the opponent's, which is why own clusters (long pieces with short
-ones crossing their lines) are good and crossing the opponent's lines is bad.
-Long pieces need long empty runs, so the evaluation also counts how many
-placements each player still has for its remaining lengths (keeping room for
-its own long pieces and taking it from the opponent's).
+Placement phase.  Only pieces on the board ever score, so the evaluation is
+mostly the value each player has placed (plus a little per piece and for the
+*potential* of its pieces: value x other pieces touching the piece's line x
+counter multiplier).  These weights come from fitting game results of
+self-play on positions of the placement phase: the value placed predicted the
+result by far the best, while "room left for the long pieces in hand" and the
+potential predicted it hardly or even the wrong way round; a first evaluation
+built on them lost 26-74 to this one in self-play.  The move ordering (MCTS
+priors) adds what a placement does to the lines it touches: its own value x
+the pieces on its line, plus the values of own pieces lying along the lines it
+crosses, minus the opponent's.
 
 Scoring phase.  A removal's new score t is a choice: the full score, or a
 smaller one that puts the counter on an opponent piece (blocking it), on the
@@ -27,8 +27,8 @@ remaining potential.
 
 from __future__ import annotations
 
-from protocol.board import DARK, LENGTHS, LINE_MASK, SEGMENTS, VALUE
-from protocol.isaac import TOUCHED_LINES
+from protocol.board import DARK, LENGTHS, LINE_MASK
+from protocol.isaac import TOUCHED_LINES, counter_cell_for
 from protocol.moves import PASS, Place, Remove
 
 WIN_SCORE = 100
@@ -36,23 +36,10 @@ TOP_CELL = 99
 WIN_EVAL = 10_000.0
 """Evaluation of a won game (points scale); the search adds/subtracts depth to prefer fast wins."""
 
-CELL_LINES = tuple((c // 10, 10 + c % 10) for c in range(100))
-"""The two lines (row, column) through each cell: where a counter on it multiplies."""
-TOUCHED = [frozenset(t) for t in TOUCHED_LINES]
 TOUCHED_TUPLE = TOUCHED_LINES
-START_COUNTER_CELLS = (0, 99)
-"""Cell of each colour's counter at score 0 (Dark a0, Light j9)."""
-
-
-def counter_cell_of(color: int, score: int) -> int | None:
-    """The cell showing `score` for `color` (Dark reads cells forward, Light backward)."""
-    if score > TOP_CELL:
-        return None
-    return score if color == DARK else TOP_CELL - score
-
-
-def score_of_cell(color: int, cell: int) -> int:
-    return cell if color == DARK else TOP_CELL - cell
+"""Per segment index, the lines (rows 0..9, columns 10..19) a piece there touches."""
+START_COUNTER_CELLS = (counter_cell_for(0, 0), counter_cell_for(1, 0))
+"""Cell of each colour's counter at score 0 (Dark a0, Light j9), where the scoring phase starts them."""
 
 
 class Snapshot:
@@ -226,7 +213,10 @@ def removal_candidates(game, snap: Snapshot | None = None, wide: bool = True) ->
 
 
 def _best_score_on(color: int, cells: int, lo: int, hi: int, forbidden: int) -> int | None:
-    """Highest score in lo..hi whose counter cell is in `cells` (not the forbidden one)."""
+    """Highest score in lo..hi whose counter cell is in `cells` (not the forbidden one).
+
+    Bit arithmetic on the mapping of protocol.isaac.counter_cell_for (Dark's score t
+    on cell t, Light's on cell 99 - t); tests compare it with a loop over that function."""
     if color == DARK:
         window = cells >> lo & ((1 << (hi - lo + 1)) - 1)
         while window:
@@ -250,39 +240,29 @@ def _best_score_on(color: int, cells: int, lo: int, hi: int, forbidden: int) -> 
 # ---------------------------------------------------------------------------
 # placement phase
 
-PLACEMENT_POTENTIAL_WEIGHT = 1.0
-MOBILITY_WEIGHT = 0.04
-LONG_ROOM_WEIGHT = 1.5
-HAND_VALUE_WEIGHT = 0.8
+W_PLACED = 3.0
+"""Evaluation points per point of value on the board: pieces in hand never score."""
+W_PIECES = 1.0
+"""Per piece on the board: each one is a removal, and a line count for its neighbours."""
+W_POT = 0.3
+"""Per point of potential: crossings already made count, a little (the scoring search does the rest)."""
 
 
 def placement_eval(game, snap: Snapshot | None = None) -> float:
-    """Potential difference plus room for the pieces still in hand, for the side to move."""
+    """Value and number of pieces on the board, and their potential, for the side to move.
+
+    The value a player has placed predicts the result far better than its potential
+    or its room (see the module docstring): keeping long pieces in hand for later
+    is a loss, not a plan."""
     snap = snap or Snapshot(game)
     me = snap.turn
     opp = 1 - me
-    value = PLACEMENT_POTENTIAL_WEIGHT * (potential(snap, me) - potential(snap, opp))
-    empty = ~snap.occ & ((1 << 100) - 1)
-    value += room_score(empty, snap.hands[me]) - room_score(empty, snap.hands[opp])
+    mine, theirs = snap.pieces[me], snap.pieces[opp]
+    placed = sum(s.value for s in mine) - sum(s.value for s in theirs)
+    value = W_PLACED * placed + W_PIECES * (len(mine) - len(theirs))
+    if W_POT:
+        value += W_POT * (potential(snap, me) - potential(snap, opp))
     return value
-
-
-def room_score(empty: int, hand) -> float:
-    """How well the pieces in hand can still be placed: value of the pieces that fit somewhere,
-    with a bonus for having several places (the opponent cannot take them all at once)."""
-    from protocol.board import placement_starts
-
-    total = 0.0
-    for n in LENGTHS:
-        k = hand[n]
-        if not k:
-            continue
-        h, v = placement_starts(empty, n)
-        places = h.bit_count() + v.bit_count()
-        if places:
-            fit = min(k, max(1, places // max(1, n)))
-            total += HAND_VALUE_WEIGHT * VALUE[n] * fit * (1.0 + MOBILITY_WEIGHT * min(places, 20))
-    return total
 
 
 def placement_delta(snap: Snapshot, seg) -> float:

@@ -3,7 +3,7 @@
 Placement (up to 600 moves a turn, about 25 turns to the scoring phase): MCTS
 with progressive widening; priors from the placement guess of
 isaac_knowledge (what a piece adds to the lines it touches), leaves valued by
-the static evaluation (potentials and room), logistic in points. Once the
+the static evaluation (value placed, pieces, potential), logistic in points. Once the
 tree reaches the scoring phase the scoring evaluation takes over.
 
 Scoring (a handful of worthwhile removals each turn, a race to 100):
