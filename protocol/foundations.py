@@ -31,10 +31,10 @@ from .board import (
     V_SEG, V_START, Segment, cell_name, count_placements, full_hand,
     hand_value, placement_starts,
 )
-from .errors import GameOverError, IllegalMoveError, PositionError
+from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
 from .moves import PASS, Move, Pass, Place
-from .position import PieceEntry, PositionRecord, check_inventory, check_no_overlap, check_passes
+from .position import PieceEntry, PositionRecord, check_passes
 
 MAX_LEVEL = 8
 """Highest reachable level: a level-k piece needs two own pieces on every level
@@ -91,13 +91,10 @@ class FoundationsGame(Game):
 
     @classmethod
     def from_position(cls, text: str) -> "FoundationsGame":
-        from .notation import parse_position
+        from .notation import parse_game_position
 
-        rec = parse_position(text)
-        if rec.game != "foundations":
-            raise PositionError(text, 1, f"expected a foundations position, not {rec.game}")
-        _check_inventory(rec)
-        check_no_overlap(rec)
+        rec, gone = parse_game_position(text, cls.name)
+        _check_nothing_gone(rec, gone)
         for color in (DARK, LIGHT):
             for entry in rec.pieces[color]:
                 if entry.level > MAX_LEVEL:
@@ -570,9 +567,8 @@ class FoundationsGame(Game):
         return total
 
 
-def _check_inventory(rec: PositionRecord) -> None:
+def _check_nothing_gone(rec: PositionRecord, gone: list[list[int]]) -> None:
     """Every piece is on the board or in hand: FOUNDATIONS never removes a piece."""
-    gone = check_inventory(rec)
     for color in (DARK, LIGHT):
         missing = [n for n in LENGTHS if gone[color][n]]
         if missing:

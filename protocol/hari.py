@@ -29,10 +29,10 @@ from .board import (
     H_SEG, V_SEG, Segment, cell_name, count_placements, full_hand, iter_placements,
     placement_starts, segment_at,
 )
-from .errors import GameOverError, IllegalMoveError, PositionError
+from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
 from .moves import PASS, HariMove, Move, Pass, Slide
-from .position import PieceEntry, PositionRecord, check_inventory, check_no_overlap, check_passes, format_position
+from .position import PieceEntry, PositionRecord, check_passes, format_position
 
 _OFF_CODE = len(SEGMENTS) + 1
 """Key code of a slide off the board; a slide to segment s has code s.index + 1."""
@@ -136,13 +136,9 @@ class HariGame(Game):
 
     @classmethod
     def from_position(cls, text: str) -> "HariGame":
-        from .notation import parse_position
+        from .notation import parse_game_position
 
-        rec = parse_position(text)
-        if rec.game != "hari":
-            raise PositionError(text, 1, f"expected a hari position, not {rec.game}")
-        check_inventory(rec)
-        check_no_overlap(rec)
+        rec, _ = parse_game_position(text, cls.name)
         game_over = len(rec.passes) == 2
         check_passes(rec, game_over)
         game = cls()

@@ -25,7 +25,7 @@ from .board import (
     Segment, any_placement, cell_name, count_placements, full_hand, hand_string,
     iter_placements, placement_starts,
 )
-from .errors import GameOverError, IllegalMoveError, PositionError
+from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
 from .moves import PASS, Move, Pass, Place, Remove
 
@@ -108,15 +108,9 @@ class IsaacGame(Game):
 
     @classmethod
     def from_position(cls, text: str) -> "IsaacGame":
-        from .notation import parse_position  # grammar loads on first use
-        from .position import check_inventory, check_no_overlap
+        from .notation import parse_game_position  # grammar loads on first use
 
-        rec = parse_position(text)
-        if rec.game != cls.name:
-            lead = len(text) - len(text.lstrip()) + 1
-            raise PositionError(text, lead, f"this is a {rec.game} position, not isaac")
-        gone = check_inventory(rec)
-        check_no_overlap(rec)
+        rec, gone = parse_game_position(text, cls.name)
         game = cls()
         for color in (DARK, LIGHT):
             for entry in rec.pieces[color]:

@@ -16,7 +16,7 @@ import pyparsing as pp
 from .board import DARK, LIGHT, LENGTHS, Segment, segment_at
 from .errors import NotationError, PositionError
 from .moves import PASS, HariMove, Place, Remove, Slide
-from .position import PieceEntry, PositionRecord
+from .position import PieceEntry, PositionRecord, check_inventory, check_no_overlap
 
 GAMES = ("isaac", "foundations", "hari")
 MAX_TEXT = 4096
@@ -227,3 +227,17 @@ def parse_segment(text: str) -> Segment:
     if not isinstance(move, Place):
         raise NotationError(text, 1, "expected a segment such as c3c7", "segment")
     return move.segment
+
+
+def parse_game_position(text: str, game: str) -> tuple[PositionRecord, list[list[int]]]:
+    """parse_position plus what every game checks first: the game tag, the inventory, no overlaps.
+
+    Returns the record and, per colour, the counts of pieces that have left the game.
+    """
+    rec = parse_position(text)
+    if rec.game != game:
+        lead = len(text) - len(text.lstrip()) + 1
+        raise PositionError(text, lead, f"this is a {rec.game} position, not {game}")
+    gone = check_inventory(rec)
+    check_no_overlap(rec)
+    return rec, gone

@@ -490,7 +490,7 @@ def test_copy_is_independent():
     ("hari a0g0/a9c9 33333444455566/33334444555667 d ld", 48, "Light has passed but can still play"),
     ("hari a0g0/- 33333444455566/333334444555667 l d", 46, "Dark passed first, so Light played at least as many"),
     ("hari a0c0^2/- 3333444455566/333334444555667 l -", 6, "levels exist only in FOUNDATIONS"),
-    ("foundations -/- 333334444555667/333334444555667 d -", 1, "expected a hari position"),
+    ("foundations -/- 333334444555667/333334444555667 d -", 1, "this is a foundations position, not hari"),
 ])
 def test_bad_positions_are_rejected_at_the_right_column(text, column, message):
     with pytest.raises(PositionError, match=message) as info:
