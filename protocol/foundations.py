@@ -551,20 +551,6 @@ class FoundationsGame(Game):
         self._top = top
         return move
 
-    # -- counting -----------------------------------------------------------
-    def perft(self, depth: int) -> int:
-        """Move sequences of `depth` plies; the last ply is counted, never generated."""
-        if depth <= 0:
-            return 1
-        if depth == 1:
-            return self.count_legal_moves()
-        total = 0
-        push, pop, perft = self.push, self.pop, self.perft
-        for move in list(self.legal_moves()):
-            push(move)
-            total += perft(depth - 1)
-            pop()
-        return total
 
 
 def _check_nothing_gone(rec: PositionRecord, gone: list[list[int]]) -> None:

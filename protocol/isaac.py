@@ -592,20 +592,11 @@ class IsaacGame(Game):
     # -- counting -----------------------------------------------------------
     def perft(self, depth: int) -> int:
         """Leaf moves are counted, never built; placement depth 2 skips push/pop too."""
-        if depth <= 0:
-            return 1
-        if depth == 1:
-            return self.count_legal_moves()
         if depth == 2 and not self._scoring:
             total = self._placement_perft2()
             if total is not None:
                 return total
-        total = 0
-        for move in list(self.legal_moves()):
-            self.push(move)
-            total += self.perft(depth - 1)
-            self.pop()
-        return total
+        return super().perft(depth)  # counts the last ply with count_legal_moves
 
     def _placement_perft2(self) -> int | None:
         """perft(2) from a placement position where the mover can place (else None).
