@@ -215,6 +215,18 @@ def _nearest(indices: list[int], target: float, default: int) -> int:
     return min(indices, key=lambda i: abs(i - target)) if indices else default
 
 
+def _move_illegal_twice(game_type: str) -> str:
+    """A first move the opponent cannot repeat (a placement; in HARI the first move is a discard)."""
+    game = protocol.new_game(game_type)
+    for move in game.legal_moves():
+        game.push(move)
+        repeat_is_legal = game.is_legal(move)
+        game.pop()
+        if not repeat_is_legal:
+            return str(move)
+    raise ValueError(f"no {game_type} opening move is illegal when repeated")
+
+
 def _find_forced_pass(game_type: str, seed: int, attempts: int = 30) -> str | None:
     for attempt in range(attempts):
         game = protocol.new_game(game_type)
@@ -233,7 +245,11 @@ def make_positions(game_type: str, seed: int, max_moves: int = 5000, perft2_move
     n = len(plies)
     mid = _nearest([i for i in range(1, n) if 2 <= counts[i] <= max_moves], 0.4 * n, 0)
     small = [i for i in range(1, n) if 2 <= counts[i] <= perft2_moves]
-    late = _nearest(small, 0.75 * n, 0)
+    if small:
+        late = _nearest(small, 0.75 * n, 0)
+    else:  # HARI games rarely get small: take the later half's position with the fewest moves
+        later = [i for i in range(n // 2, n) if counts[i] >= 2]
+        late = min(later, key=lambda i: counts[i]) if later else mid
     return _Positions(game_type, plies, mid, late, _find_forced_pass(game_type, seed))
 
 
@@ -487,11 +503,10 @@ class _Checker:
     # -- bad input ------------------------------------------------------------------------------
     async def check_bad_input(self) -> None:
         game_type = self.games[0] if self.games else "isaac"
-        start = protocol.new_game(game_type)
-        first = str(next(iter(start.legal_moves())))
+        twice = _move_illegal_twice(game_type)
         for label, text in BAD_INPUT:
             if text is None:
-                text = f"position startpos moves {first} {first}"
+                text = f"position startpos moves {twice} {twice}"
             await self.run_one(f"bad input: {label}", lambda t=text: self.one_error(game_type, t))
         await self.run_one("rejected position keeps the previous one", lambda: self.keeps_position(game_type))
 

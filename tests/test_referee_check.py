@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 import sys
 from pathlib import Path
 
@@ -115,3 +117,23 @@ def test_positions_are_reproducible_and_useful():
         if a.forced_pass:
             forced = protocol.game_from_position(a.forced_pass)
             assert [str(m) for m in forced.legal_moves()] == ["pass"]
+
+
+@pytest.mark.parametrize("game_type", ["isaac", "foundations", "hari"])
+def test_illegal_move_probe_is_really_illegal(game_type):
+    from protocol import IllegalMoveError, new_game
+    from referee.check import _move_illegal_twice
+
+    move = _move_illegal_twice(game_type)
+    game = new_game(game_type)
+    game.play(move)
+    with pytest.raises(IllegalMoveError):
+        game.play(move)
+
+
+@pytest.mark.parametrize("game_type", ["isaac", "foundations", "hari"])
+def test_late_perft_position_is_past_the_start(game_type):
+    from referee.check import make_positions
+
+    pos = make_positions(game_type, seed=1)
+    assert pos.late > 0 and pos.game_at(pos.late).count_legal_moves() >= 2
