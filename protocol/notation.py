@@ -81,7 +81,7 @@ def _grammar():
     sp = pp.White(" \t").suppress().set_name("space between fields")
     dash = _lit("-").set_parse_action(lambda: [[]])
     piece = (segment + pp.Optional(level, default=1)).leave_whitespace()
-    piece.set_parse_action(lambda s, l, t: PieceEntry(t[0], t[1], l))
+    piece.set_parse_action(_make_piece_entry)
     piece_list = (dash | pp.Group(pp.DelimitedList(piece, delim=_lit(","), allow_trailing_delim=False).leave_whitespace())
                   ).set_name("pieces (segments separated by ',', or -)")
     pieces = (piece_list + _lit("/").suppress() - piece_list).set_name("pieces (dark/light)")
@@ -111,6 +111,13 @@ def _make_level_place(s: str, loc: int, toks):
     if lev < 1:
         raise pp.ParseFatalException(s, loc, "levels start at 1")
     return Place(seg, lev)
+
+
+def _make_piece_entry(s: str, loc: int, toks):
+    seg, lev = toks[0], toks[1]
+    if lev < 1:
+        raise pp.ParseFatalException(s, loc, f"piece {seg.name}^{lev}: levels start at 1")
+    return PieceEntry(seg, lev, loc)
 
 
 def _make_discard(s: str, loc: int, toks):
