@@ -71,24 +71,50 @@ def tags(record: dict, event: str = "isaac-referee") -> list[tuple[str, str]]:
     return [(name, _tag_value(value)) for name, value in rows]
 
 
+def _movers(record: dict, plies: list[str]) -> list[str]:
+    """'d' or 'l' for each ply: who made it, found by replaying the game with protocol/.
+
+    Plies do not simply alternate: after a pass the other side moves on alone, and
+    ISAAC's scoring phase starts with the first passer. A record that does not
+    replay (foreign or damaged) falls back to alternation from the start position.
+    """
+    import protocol
+
+    try:
+        start = record.get("start_position")
+        game = protocol.game_from_position(start) if start else protocol.new_game(record["game_type"])
+        movers = []
+        for move in plies:
+            movers.append("d" if game.turn == 0 else "l")
+            game.play(move)
+        return movers
+    except Exception:
+        side = _first_mover(record.get("start_position"))
+        return [side if k % 2 == 0 else ("l" if side == "d" else "d") for k in range(len(plies))]
+
+
 def movetext(record: dict) -> str:
-    """Numbered moves (opening first, marked 'book'), comments, and the result, wrapped."""
+    """Numbered moves (opening first, marked 'book'), comments, and the result, wrapped.
+
+    As in chess PGN, 'N.' precedes a Dark move and 'N...' a Light move that does not
+    follow a Dark move; the number goes up before every Dark move and after a Light move."""
     tokens = []
-    side = _first_mover(record.get("start_position"))
-    number = 1
     plies = [(m, None) for m in record.get("opening") or []]
     plies += [(m["move"], m) for m in record.get("moves") or []]
-    for k, (move, data) in enumerate(plies):
+    movers = _movers(record, [move for move, _ in plies])
+    number = 1
+    previous = None
+    for (move, data), side in zip(plies, movers):
+        if previous is not None and (side == "d" or previous == "l"):
+            number += 1
         if side == "d":
             tokens.append(f"{number}. {move}")
-        elif k == 0:
+        elif previous != "d":
             tokens.append(f"{number}... {move}")
         else:
             tokens.append(move)
         tokens.append(_comment("book") if data is None else _move_comment(data))
-        if side == "l":
-            number += 1
-        side = "l" if side == "d" else "d"
+        previous = side
     tokens.append(record["result"])
     return _wrap(tokens)
 
