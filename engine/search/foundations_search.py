@@ -73,7 +73,11 @@ REFINED = 16
 """Moves per node whose guess also counts dead cells and the opponent's lost room."""
 
 
-def candidate_moves(game) -> list[tuple[object, float]]:
+QUICK_INNER = True
+"""Inner tree nodes skip the refined guesses (cheaper expansions, more simulations)."""
+
+
+def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
     """Every legal move with a prior weight (softmax of a heuristic score), best first.
 
     All moves get the cheap guess (length, value, snugness); the best REFINED of
@@ -97,11 +101,12 @@ def candidate_moves(game) -> list[tuple[object, float]]:
                  - 0.25 * (NEIGHBOURS[seg.index] & free).bit_count())
         scored.append([score, m])
     scored.sort(key=lambda kv: -kv[0])
-    _refine(game, levels, scored[:REFINED], free_by_level)
-    worst = min(kv[0] for kv in scored[:REFINED])
-    for kv in scored[REFINED:]:
-        kv[0] = min(kv[0], worst - 0.01)
-    scored.sort(key=lambda kv: -kv[0])
+    if not quick:
+        _refine(game, levels, scored[:REFINED], free_by_level)
+        worst = min(kv[0] for kv in scored[:REFINED])
+        for kv in scored[REFINED:]:
+            kv[0] = min(kv[0], worst - 0.01)
+        scored.sort(key=lambda kv: -kv[0])
     top = scored[0][0]
     return [(m, math.exp((s - top) / PRIOR_TEMPERATURE)) for s, m in scored]
 
@@ -162,7 +167,7 @@ class FoundationsKnowledge:
     uses_playouts = True
 
     def candidates(self, game):
-        return candidate_moves(game)
+        return candidate_moves(game, quick=QUICK_INNER)
 
     def terminal_value(self, game, color):
         return terminal_value(game, color)

@@ -108,14 +108,18 @@ def _placements(empty: int, n: int):
             yield table[low.bit_length() - 1]
 
 
-def _play_score(game, me, n, seg, empty_after, lengths, hand, opp_next) -> float:
-    """Heuristic worth of playing length n (placed on seg, or discarded if seg is None)."""
+def _play_score(game, me, n, seg, empty_after, lengths, hand, opp_next, quick=False) -> float:
+    """Heuristic worth of playing length n (placed on seg, or discarded if seg is None).
+
+    `quick` leaves out the packing estimates (inner tree nodes: cheaper expansions)."""
     killed = sum(VALUE[k] * hand[k] for k in lengths if k < n)
     score = -1.0 * killed
     if seg is None:
         return score - 2.5 * VALUE[n] - 1.0
     score += 1.2 * VALUE[n]
     score -= 0.3 * (NEIGHBOURS[seg.index] & empty_after).bit_count()
+    if quick:
+        return score
     rest = [k for k in lengths if k >= n for _ in range(hand[k] - (1 if k == n else 0))]
     if rest:
         score -= 0.12 * dead_cells(empty_after, rest[0])
@@ -126,8 +130,16 @@ def _play_score(game, me, n, seg, empty_after, lengths, hand, opp_next) -> float
     return score
 
 
-def candidate_moves(game, rng=None) -> list[tuple[object, float]]:
-    """(move, prior weight) for the side to move, best first; [(PASS, 1)] when it must pass."""
+INNER_PER_LENGTH = 4
+"""Placements kept per length at inner tree nodes (quick guesses)."""
+QUICK_INNER = True
+
+
+def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
+    """(move, prior weight) for the side to move, best first; [(PASS, 1)] when it must pass.
+
+    `quick` (inner tree nodes): fewer placements per length, guessed without the
+    packing estimates."""
     sets = game.slide_sets()
     base = next(sets, None)
     if base is None:
@@ -149,13 +161,13 @@ def candidate_moves(game, rng=None) -> list[tuple[object, float]]:
             options.append((snug, seg.lo, seg))
         options.sort(key=lambda o: (o[0], o[1]))
         counts[n] = len(options)
-        for _, _, seg in options[:PER_LENGTH]:
+        for _, _, seg in options[:INNER_PER_LENGTH if quick else PER_LENGTH]:
             after = empty & ~seg.mask
-            scored.append((_play_score(game, me, n, seg, after, lengths, hand, opp_next),
+            scored.append((_play_score(game, me, n, seg, after, lengths, hand, opp_next, quick),
                            HariMove((), seg, 0)))
-        scored.append((_play_score(game, me, n, None, empty, lengths, hand, opp_next),
+        scored.append((_play_score(game, me, n, None, empty, lengths, hand, opp_next, quick),
                        HariMove((), None, n)))
-    scored.extend(_slide_candidates(game, me, empty, lengths, hand, counts, opp_next))
+    scored.extend(_slide_candidates(game, me, empty, lengths, hand, counts, opp_next, quick))
     scored.sort(key=lambda kv: -kv[0])
     top = scored[0][0]
     return [(m, math.exp(s - top)) for s, m in scored]
@@ -181,7 +193,7 @@ def _touching(empty: int, n: int, cells: int):
             yield table[low.bit_length() - 1]
 
 
-def _slide_candidates(game, me, empty, lengths, hand, counts, opp_next):
+def _slide_candidates(game, me, empty, lengths, hand, counts, opp_next, quick=False):
     """One own piece slid to make room, then a placement using the freed cells (checked legal).
 
     Only for lengths that are scarce without slides: early on, when everything
@@ -213,7 +225,7 @@ def _slide_candidates(game, me, empty, lengths, hand, counts, opp_next):
                     continue
                 seg = best[1]
                 after = after_slide & ~seg.mask
-                score = _play_score(game, me, n, seg, after, lengths, hand, opp_next) - 1.5 * lost
+                score = _play_score(game, me, n, seg, after, lengths, hand, opp_next, quick) - 1.5 * lost
                 score += 1.0 if counts[n] == 0 else -0.3
                 out.append((score, HariMove((Slide(piece, end),), seg, 0)))
     out.sort(key=lambda kv: -kv[0])
@@ -271,7 +283,7 @@ class HariKnowledge:
     uses_playouts = True
 
     def candidates(self, game):
-        return candidate_moves(game)
+        return candidate_moves(game, quick=QUICK_INNER)
 
     def terminal_value(self, game, color):
         return terminal_value(game, color)

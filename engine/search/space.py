@@ -86,3 +86,4 @@ def hand_lengths(hand, minimum: int = 0) -> list[int]:
 
 
 EMPTY_BOARD = ALL_CELLS
+
