@@ -8,9 +8,22 @@ word and its 1-based column; they never raise anything else on bad text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .errors import ArenaError
+
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+"""A whole number on the wire: ASCII digits, optional minus (int() alone also reads '1_0', '+5' and
+non-ASCII digits such as '５', which no protocol peer means)."""
+
+
+def whole_number(text: str) -> int:
+    """int(text) for ASCII digits with an optional minus; ValueError otherwise."""
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise ValueError(f"not a whole number: {text!r}")
+    return int(text)
+
 
 MAX_LINE = 65536
 """Longest protocol line either side accepts; longer lines are rejected, not parsed."""
@@ -57,7 +70,7 @@ def _int(line: str, tok: tuple[str, int] | None, what: str, minimum: int = 0) ->
         raise ProtocolError(line, len(line) + 1, f"{what} needs a number after it")
     word, col = tok
     try:
-        value = int(word)
+        value = whole_number(word)
     except ValueError:
         raise ProtocolError(line, col, f"{what} needs a whole number, not {word!r}") from None
     if value < minimum:
@@ -255,7 +268,7 @@ class OptionSpec:
             return value.lower() == "true"
         if self.type == "spin":
             try:
-                number = int(value)
+                number = whole_number(value)
             except ValueError:
                 raise ProtocolError(line, col, f"option {self.name} needs a whole number, not {value!r}") from None
             if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
@@ -387,8 +400,9 @@ def parse_info(line: str) -> Info:
             kind = nxt[0] if nxt else None
             if kind not in ("cp", "mate"):
                 raise ProtocolError(line, col, "info score needs 'cp <n>'")
-            value = _int(line, toks[i + 2] if i + 2 < len(toks) else None, "info score cp", -10**9)
-            info.score_cp = value
+            value = _int(line, toks[i + 2] if i + 2 < len(toks) else None, f"info score {kind}", -10**9)
+            if kind == "cp":   # 'mate <n>' (moves to mate) is not a centipawn score: skipped
+                info.score_cp = value
             i += 3
             while i < len(toks) and toks[i][0] in ("lowerbound", "upperbound"):
                 i += 1
