@@ -70,6 +70,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return value
+
+
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -95,7 +105,7 @@ def _add_run_arguments(p: argparse.ArgumentParser, games_default: int, games_hel
     game.add_argument("--tc", metavar="TC", help=f"time control for every engine without its own "
                       f"(default {cfg.DEFAULT_TC}): '10+0.1', '40/60', 'st=0.1', 'movetime=100', 'depth=4', "
                       f"'nodes=5000', parts combined with spaces, e.g. '5+0.05 margin=100'")
-    game.add_argument("--margin", type=int, metavar="MS", help="time margin before a time forfeit, for every "
+    game.add_argument("--margin", type=_non_negative_int, metavar="MS", help="time margin before a time forfeit, for every "
                       "engine (default 50 ms, or margin= in a tc)")
     game.add_argument("--openings", metavar="SOURCE", help="random:PLIES, or a file with one opening per line "
                       "(a move sequence, or a position string optionally followed by 'moves ...'); "

@@ -167,9 +167,11 @@ def build_engine(words: list[str], index: int, defaults: Defaults, file_engines:
     options = {**{k: str(v) for k, v in defaults.each.options.items()},
                **{k: _option_text(v) for k, v in table.get("options", {}).items()},
                **own.options}
-    for reserved in RESERVED_OPTIONS:
-        if reserved in options:
-            raise ConfigError(f"{where}: option.{reserved} is set by the referee from --game; remove it")
+    for given in options:   # option names are case-insensitive (SPEC 9.2)
+        reserved = next((r for r in RESERVED_OPTIONS if r.lower() == given.lower()), None)
+        if reserved is not None:
+            raise ConfigError(f"{where}: option.{given}: {reserved} is set by the referee from --game; "
+                              f"remove it")
     tc_text = (own.values.get("tc") or table.get("tc") or defaults.each.values.get("tc")
                or defaults.tc or DEFAULT_TC)
     tc = parse_tc(tc_text, f"{where}: tc")

@@ -48,3 +48,39 @@ def test_pgn_numbers_moves_by_who_moved_after_a_pass():
             i += 1
     assert [m for _, m in seen] == moves
     assert [k for k, _ in seen] == ["d" if c == DARK else "l" for c in movers]
+
+
+# -- command line --------------------------------------------------------------------
+
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from referee.cli import main  # noqa: E402
+
+_ENGINE = f"cmd={sys.executable} -m engine"
+
+
+def _usage_error(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_negative_margin_is_a_usage_error(tmp_path, capsys):
+    # --margin -5 was taken, written into config.json as 'margin=-5', and then the
+    # stored time control did not parse: a traceback instead of an error message.
+    out = tmp_path / "run"
+    err = _usage_error(["match", "-engine", "name=a", _ENGINE, "-engine", "name=b", _ENGINE,
+                        "--margin", "-5", "--out", str(out), "--games", "2"], capsys)
+    assert "--margin" in err and "-5" in err
+    assert not (out / "config.json").exists()
+
+
+def test_reserved_option_refused_in_any_case(capsys):
+    # UCI option names are case-insensitive (SPEC 9.2): option.uci_variant is UCI_Variant.
+    err = _usage_error(["match", "-engine", "name=a", _ENGINE, "option.uci_variant=hari",
+                        "-engine", "name=b", _ENGINE], capsys)
+    assert "set by the referee from --game" in err
