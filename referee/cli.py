@@ -252,6 +252,48 @@ def differences(stored: dict, now: dict) -> list[str]:
     return out
 
 
+_RESUME_SAME = ("game", "games", "seed", "max_plies", "rounds", "format")
+_RESUME_PER_ENGINE = ("tc", "margin", "memory_mb", "cpu_seconds")
+
+
+def explicit_options(argv: list[str] | None) -> set[str]:
+    """Destinations of the options actually written on the command line (not defaults)."""
+    parser = build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                for sub_action in sub._actions:
+                    if sub_action.dest != "help":
+                        sub_action.default = argparse.SUPPRESS
+    try:
+        given = vars(parser.parse_args(argv))
+    except SystemExit:
+        return set()
+    return set(given) - {"command"}
+
+
+def _refuse_changed_options(args, identity: dict, out: Path) -> None:
+    """Resuming from config.json alone: an option given now must agree with the stored run."""
+    given = getattr(args, "explicit", set())
+    diff = [f"--{d.replace('_', '-')}: stored {identity.get(d)!r}, now {getattr(args, d)!r}"
+            for d in _RESUME_SAME if d in given and getattr(args, d) != identity.get(d)]
+    if "openings" in given:
+        try:
+            now = parse_source(args.openings).identity()
+        except OpeningError as exc:
+            raise UsageError(str(exc)) from None
+        if now != identity.get("openings"):
+            diff.append(f"--openings: stored {identity.get('openings')!r}, now {now!r}")
+    if "sprt" in given and args.sprt and Sprt(*args.sprt).to_json() != identity.get("sprt"):
+        diff.append(f"--sprt: stored {identity.get('sprt')!r}, now {args.sprt!r}")
+    per_engine = [f"--{d.replace('_', '-')}" for d in _RESUME_PER_ENGINE if d in given]
+    if per_engine:
+        diff.append(f"{', '.join(per_engine)} without engines: the stored engines' settings are used; "
+                    "omit it, or give the engines too")
+    if diff:
+        raise StoreError(f"--resume: options differ from the run stored in {out}:\n  " + "\n  ".join(diff))
+
+
 def _new_out_dir(command: str) -> Path:
     base = Path("referee-runs") / f"{command}-{time.strftime('%Y%m%d-%H%M%S')}"
     path, k = base, 1
@@ -284,6 +326,8 @@ def prepare(args) -> tuple[Store, dict, list[Opening], bool]:
         if identity.get("command") != args.command:
             raise StoreError(f"{out} holds a {identity.get('command')}, not a {args.command}; "
                              f"resume it with 'isaac-referee {identity.get('command')} --out {out} --resume'")
+        if not (args.engine or args.engines_file):
+            _refuse_changed_options(args, identity, out)
         if args.engine or args.engines_file:
             engines = _engines_from_args(args)
             now = identity_from_args(args, engines, identity["seed"] if args.seed is None else args.seed)
@@ -510,6 +554,7 @@ def run_export(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.explicit = explicit_options(argv if argv is not None else sys.argv[1:])
     try:
         if args.command in ("match", "tournament"):
             return run_games(args)

@@ -180,6 +180,23 @@ def test_resume_refuses_another_configuration(env, tmp_path, capsys):
     assert sorted(game_ids(out)) == [0, 1]
 
 
+def test_resume_from_the_directory_refuses_changed_options(env, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(match_args(env, out, games=2)) == 0
+    capsys.readouterr()
+    for extra, expected in ((["--games", "4"], "--games: stored 2, now 4"),
+                            (["--seed", "5"], "--seed: stored 3, now 5"),
+                            (["--openings", "random:6"], "--openings"),
+                            (["--tc", "1+0"], "--tc without engines")):
+        with pytest.raises(SystemExit) as exc:
+            main(["match", "--out", str(out), "--resume", *extra])
+        assert exc.value.code == 1
+        assert expected in capsys.readouterr().err
+    # the same values as stored are fine: nothing left to play
+    assert main(["match", "--out", str(out), "--resume", "--games", "2", "--seed", "3"]) == 0
+    assert sorted(game_ids(out)) == [0, 1]
+
+
 def test_resume_of_nothing_says_so(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["match", "--out", str(tmp_path / "none"), "--resume"])
