@@ -265,29 +265,29 @@ def placement_eval(game, snap: Snapshot | None = None) -> float:
     return value
 
 
-def placement_delta(snap: Snapshot, seg) -> float:
-    """Cheap first guess of a placement's worth for the side to move (move ordering)."""
-    me = snap.turn
-    counts = snap.counts
-    gain = seg.value * counts[seg.line]
-    touched = TOUCHED_TUPLE[seg.index]
-    feed_me = feed_opp = 0
-    for p in snap.pieces[me]:
-        if p.line in touched:
-            feed_me += p.value
-    for q in snap.pieces[1 - me]:
-        if q.line in touched:
-            feed_opp += q.value
-    return gain + feed_me - feed_opp + 0.5 * seg.value
-
-
 def placement_candidates(game, snap: Snapshot | None = None) -> list[tuple[Place, float]]:
-    """Every legal placement with its ordering guess, best first."""
+    """Every legal placement with its ordering guess, best first.
+
+    The guess is what the piece adds to the lines it touches: its own value x the
+    pieces already on its line, plus the value of the pieces lying along the lines
+    it touches (ours count for us, the opponent's against), plus half its value.
+    (A guess weighted like the evaluation, value first, did no better: 46-54.)"""
     snap = snap or Snapshot(game)
+    me = snap.turn
+    feed = [0] * 20
+    for p in snap.pieces[me]:
+        feed[p.line] += p.value
+    for q in snap.pieces[1 - me]:
+        feed[q.line] -= q.value
+    counts = snap.counts
     out = []
     for move in game.legal_moves():
         if move is PASS:
             return [(PASS, 0.0)]
-        out.append((move, placement_delta(snap, move.segment)))
+        seg = move.segment
+        lines = 0
+        for line in TOUCHED_TUPLE[seg.index]:
+            lines += feed[line]
+        out.append((move, seg.value * counts[seg.line] + lines + 0.5 * seg.value))
     out.sort(key=lambda kv: -kv[1])
     return out
