@@ -11,7 +11,8 @@ whose only legal move is `pass` is answered without asking the strategy.
 
 Prints per game type: wins/draws/losses of search, its score (win 1, draw 1/2)
 in percent with a 95% Wilson interval on game points, the average final scores
-and the slowest move search made (it must stay within movetime).
+and search's moves that took longer than movetime (wall clock; the slowest also in
+CPU time, to tell a slow search from a busy machine).
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ class GameOutcome:
     search_color: int
     points: float          # search's game points: 1, 0.5 or 0
     scores: tuple           # (search's score, opponent's score) in the game's own measure
-    slowest_ms: float       # search's slowest move
+    slowest_ms: float       # search's slowest move (wall clock)
+    slowest_cpu_ms: float   # the most CPU time search's thread spent on one move
+    late_moves: int         # search moves that took longer than movetime (wall clock)
     search_moves: int
     reason: str
 
@@ -54,17 +57,19 @@ def play_one(game_name: str, index: int, opponent: str, movetime: int, seed: int
     rngs = {c: random.Random(f"{seed}:{game_name}:{index}:{c}") for c in (0, 1)}
     limits = Limits(movetime=movetime)
     game = new_game(game_name)
-    slowest, moves = 0.0, 0
+    slowest, slowest_cpu, late, moves = 0.0, 0.0, 0, 0
     while not game.is_over():
         if next(game.legal_moves()) is PASS:
             game.push(PASS)
             continue
         mover = game.turn
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         move = players[mover].choose(game.copy(), limits, threading.Event(), _ignore, rngs[mover])
         elapsed = (time.perf_counter() - start) * 1000
         if mover == search_color:
             slowest = max(slowest, elapsed)
+            slowest_cpu = max(slowest_cpu, (time.thread_time() - start_cpu) * 1000)
+            late += elapsed > movetime
             moves += 1
         game.play(move)
     result = game.result()
@@ -73,7 +78,8 @@ def play_one(game_name: str, index: int, opponent: str, movetime: int, seed: int
     else:
         points = 1.0 if result.winner == search_color else 0.0
     scores = (result.scores[search_color], result.scores[1 - search_color])
-    return GameOutcome(game_name, index, search_color, points, scores, slowest, moves, result.reason)
+    return GameOutcome(game_name, index, search_color, points, scores, slowest, slowest_cpu, late,
+                       moves, result.reason)
 
 
 def _ignore(_info) -> None:
@@ -101,10 +107,14 @@ def summarize(game_name: str, outcomes: list[GameOutcome], opponent: str, moveti
     mine = sum(o.scores[0] for o in outcomes) / max(1, n)
     theirs = sum(o.scores[1] for o in outcomes) / max(1, n)
     slowest = max((o.slowest_ms for o in outcomes), default=0.0)
+    slowest_cpu = max((o.slowest_cpu_ms for o in outcomes), default=0.0)
+    moves = sum(o.search_moves for o in outcomes)
+    late = sum(o.late_moves for o in outcomes)
     return (f"{game_name:<12} vs {opponent:<7} movetime {movetime} ms: {n} games  "
             f"+{wins} ={draws} -{losses}  score {100 * points / max(1, n):.1f}% "
             f"[95% {100 * lo:.1f}%, {100 * hi:.1f}%]  avg final {mine:.1f} to {theirs:.1f}  "
-            f"slowest search move {slowest:.0f} ms")
+            f"search moves {moves}, over movetime {late}, slowest {slowest:.0f} ms "
+            f"(cpu {slowest_cpu:.0f} ms)")
 
 
 def _run(args) -> GameOutcome:
@@ -113,7 +123,7 @@ def _run(args) -> GameOutcome:
         return play_one(*args)
     except Exception as exc:  # noqa: BLE001 - a crash is a loss for search, reported as such
         game_name, index = args[0], args[1]
-        return GameOutcome(game_name, index, index % 2, 0.0, (0, 0), 0.0, 0,
+        return GameOutcome(game_name, index, index % 2, 0.0, (0, 0), 0.0, 0.0, 0, 0,
                            f"error: {type(exc).__name__}: {exc}")
 
 
