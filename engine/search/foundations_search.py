@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import math
 
-from protocol.board import ALL_CELLS, DARK, LENGTHS, VALUE, count_placements, hand_value
+from protocol.board import ALL_CELLS, LENGTHS, VALUE, count_placements, hand_value
 from protocol.moves import PASS
 
 from .context import logistic
 from .mcts import run_mcts
-from .space import NEIGHBOURS, dead_cells, free_neighbours
+from .space import NEIGHBOURS, dead_cells
 
 PLAYOUT_PLIES = 40
 PRIOR_TEMPERATURE = 1.0

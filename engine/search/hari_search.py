@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 
-from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, placement_starts, segment_at
+from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, placement_starts
 from protocol.errors import IllegalMoveError
 from protocol.moves import PASS, HariMove, Slide
 
@@ -43,6 +43,7 @@ SLIDE_CANDIDATES = 24
 
 
 def moves_left(game) -> int:
+    """Plays the side to move still has (one piece a turn), for the clock."""
     me = game.turn
     low = game.min_play_length(me)
     hand = game.hand(me)
@@ -50,6 +51,7 @@ def moves_left(game) -> int:
 
 
 def terminal_value(game, color: int) -> float:
+    """1/0.5/0 for `color`, blended with the board-value margin (a bigger win is a safer one)."""
     result = game.result()
     scores = result.scores
     margin = scores[color] - scores[1 - color]
@@ -58,16 +60,9 @@ def terminal_value(game, color: int) -> float:
 
 
 def playable_lengths(game, color: int) -> list[int]:
+    """Lengths `color` holds and may still play (not shorter than its last play), ascending."""
     hand, low = game.hand(color), game.min_play_length(color)
     return [n for n in LENGTHS if hand[n] and n >= low]
-
-
-def occupied_cells(game) -> int:
-    occ = 0
-    for color in (0, 1):
-        for seg in game.pieces(color):
-            occ |= seg.mask
-    return occ
 
 
 def slide_ends(seg, occupied: int):
@@ -100,6 +95,7 @@ def slide_ends(seg, occupied: int):
 
 
 def _placements(empty: int, n: int):
+    """Every segment of length n lying in `empty`."""
     h, v = placement_starts(empty, n)
     for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
         while bits:
