@@ -36,6 +36,9 @@ FPU_REDUCTION = 0.2
 WIDEN_BASE = 3
 WIDEN_FACTOR = 1.5
 WIDEN_POWER = 0.5
+INNER_MAX_CHILDREN = 64
+"""Candidates an inner node keeps (best prior first): progressive widening reaches
+3 + 1.5 * sqrt(N) of them, 64 only after ~1,600 visits to that node. The root keeps all."""
 
 
 class Node:
@@ -85,6 +88,8 @@ class MCTS:
     def _set_moves(self, node: Node, scored: list) -> None:
         if not scored:
             scored = [(PASS, 1.0)]
+        if node is not self.root and len(scored) > INNER_MAX_CHILDREN:
+            scored = scored[:INNER_MAX_CHILDREN]
         node.moves = [m for m, _ in scored]
         total = sum(max(0.0, p) for _, p in scored)
         if total <= 0:

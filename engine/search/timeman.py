@@ -93,9 +93,10 @@ class TimeManager:
     """Deadlines and limits of one search, polled by the search loop."""
 
     def __init__(self, limits, stop: threading.Event, moves_left: int = 20,
-                 clock=time.monotonic):
+                 clock=time.monotonic, start: float | None = None):
+        """`start`: when the move's time began (clock() reading); now if not given."""
         self._clock = clock
-        self.start = clock()
+        self.start = clock() if start is None else start
         self.stop_event = stop
         self.budget = plan_budget(limits, moves_left)
         self.node_limit = limits.nodes
