@@ -272,3 +272,26 @@ def test_best_score_on_agrees_with_the_rules_counter_cells():
         naive = next((t for t in range(hi, lo - 1, -1)
                       if t != forbidden and cells >> counter_cell_for(color, t) & 1), None)
         assert isaac_knowledge._best_score_on(color, cells, lo, hi, forbidden) == naive
+
+
+@pytest.mark.parametrize("name", ["isaac", "foundations", "hari"])
+def test_a_whole_game_on_a_short_clock_never_runs_out(name):
+    """2 s for the whole game, no increment: the clock (with MoveOverhead) must never fall."""
+    game = new_game(name)
+    rng = random.Random(2)
+    clock_ms = 2000.0
+    overhead = 30
+    strategy = SearchStrategy()
+    while not game.is_over():
+        if next(game.legal_moves()) is PASS:
+            game.push(PASS)
+            continue
+        if game.turn == DARK:
+            limits = Limits(time_left=int(clock_ms), move_overhead=overhead)
+            start = time.perf_counter()
+            move = strategy.choose(game.copy(), limits, threading.Event(), lambda _: None, rng)
+            clock_ms -= (time.perf_counter() - start) * 1000 + overhead
+            assert clock_ms > 0
+        else:
+            move = game.random_move(rng)
+        game.play(move)

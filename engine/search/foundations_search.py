@@ -33,7 +33,8 @@ WDL_WEIGHT = 0.7
 
 
 def moves_left(game) -> int:
-    return max(1, sum(game.hand(game.turn)) // 2 + 1)
+    """Moves the side to move still makes, for the clock: one a piece, most pieces get placed."""
+    return max(1, round(0.8 * sum(game.hand(game.turn))) + 1)
 
 
 def terminal_value(game, color: int) -> float:
