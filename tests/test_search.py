@@ -295,3 +295,22 @@ def test_a_whole_game_on_a_short_clock_never_runs_out(name):
         else:
             move = game.random_move(rng)
         game.play(move)
+
+
+@pytest.mark.parametrize("position", [
+    "isaac a1c1/h0h2,a6c6 3333444555667/3334444555667 d - score 10/0",  # Dark's only piece is too short
+    "hari a5a9,b1b4,c1c3,f3f6,f7f9,g0g2,h0j0,h1h4,i1i5,i6i8/a1a4,b5b7,c5c8,d2d6,e3e9,g5g7,h5h8,j3j6,"
+    "j7j9 -/33 d l",  # Dark has no piece left
+])
+def test_pass_when_it_is_the_only_move(position):
+    assert [str(m) for m in game_from_position(position).legal_moves()] == ["pass"]
+    move, infos, _ = run(position, Limits(nodes=100))
+    assert move is PASS and infos[-1].pv == ["pass"]
+
+
+def test_a_finished_game_is_refused_clearly():
+    over = game_from_position(HARI_SLIDE_TO_FIT)
+    over.push(over.parse_move("x7"))
+    finish_with_passes(over)
+    with pytest.raises(ValueError, match="over"):
+        SearchStrategy().choose(over, Limits(nodes=10), threading.Event(), lambda _: None, random.Random(1))

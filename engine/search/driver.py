@@ -46,6 +46,8 @@ def search(game, limits, stop, report, rng, started: float | None = None):
 
 
 def _search(game, limits, stop, report, rng, started):
+    if game.is_over():  # the front end answers `bestmove (none)` itself; never search then
+        raise ValueError("search: the game is over, there is no move to choose")
     module = searcher_for(game)
     tm = TimeManager(limits, stop, moves_left=module.moves_left(game), start=started)
     ctx = SearchContext(tm, report)
