@@ -19,6 +19,8 @@ from typing import Callable
 from protocol.moves import PASS
 
 INF = float("inf")
+USE_PARTIAL = True
+"""Play the best move of an iteration cut short (the previous best is always searched first)."""
 
 
 class SearchAborted(Exception):
@@ -53,6 +55,7 @@ class AlphaBeta:
         self.win_value = win_value
         self._tick = 0
         self.root_order: list = []
+        self.partial: ABResult | None = None
 
     # -- one node ---------------------------------------------------------------
     def _count_node(self) -> None:
@@ -105,6 +108,7 @@ class AlphaBeta:
         best_move, best_value, best_pv = moves[0], -INF, [moves[0]]
         scored = []
         child_pv: list = []
+        self.partial = None
         for move in moves:
             game.push(move)
             try:
@@ -120,6 +124,9 @@ class AlphaBeta:
                 best_move, best_value, best_pv = move, value, [move] + child_pv
                 if value > alpha:
                     alpha = value
+            # Once the previous best move is searched to this depth, the best so far
+            # is a sound answer even if the iteration is cut short.
+            self.partial = ABResult(best_move, best_value, depth, list(best_pv), complete=False)
         # Next iteration searches the best first, the rest in this iteration's order.
         self.root_order = [best_move] + [m for _, m in scored if m is not best_move]
         return ABResult(best_move, best_value, depth, best_pv)
@@ -132,6 +139,8 @@ class AlphaBeta:
             try:
                 result = self.search_root(game, depth, order)
             except SearchAborted:
+                if USE_PARTIAL and self.partial is not None:
+                    result = self.partial
                 result.complete = False
                 break
             order = self.root_order
