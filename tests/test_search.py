@@ -100,8 +100,8 @@ def test_candidate_moves_are_legal_in_played_out_games():
 def test_movetime_is_respected(position):
     move, infos, seconds = run(position, Limits(movetime=150, move_overhead=30))
     assert_legal(position, move)
-    assert seconds * 1000 < 150 + 60
-    assert infos[-1].time <= 150
+    assert infos[-1].time <= 150 - 30 + 10  # it plans movetime - MoveOverhead and stops on time
+    assert seconds * 1000 < 150 + 60  # wall clock, with room for a busy test machine
 
 
 @pytest.mark.parametrize("position", [STARTS["isaac"], MIDGAMES[1], MIDGAMES[2], MIDGAMES[3]],
