@@ -79,6 +79,26 @@ def _build_paths():
 _PATHS = _build_paths()
 
 
+def slide_ends(seg: Segment, occupied: int) -> list[Segment | None]:
+    """Where a piece on `seg` may slide through the `occupied` cells (its own cells
+    excluded by the caller or not: they are never on its path): every on-board end,
+    nearest first toward the low edge then the high edge, and None if it can leave
+    the board. The single-slide rule, for searches that build moves slide by slide."""
+    out: list[Segment | None] = []
+    leaves = False
+    low, high, _ = _PATHS[seg.index]
+    for path in (low, high):
+        for step in path:
+            if occupied & step.bit:
+                break
+            out.append(step.slide.end)
+        else:
+            leaves = True
+    if leaves:
+        out.append(None)
+    return out
+
+
 class SlideSet(NamedTuple):
     """One distinct legal slide set of the side to move (possibly empty).
 

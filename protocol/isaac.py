@@ -330,6 +330,15 @@ class IsaacGame(Game):
         return Result(DARK, scores, "equal scores and lines; Dark wins ties")
 
     # -- move generation ----------------------------------------------------
+    def removal_options(self) -> list[tuple[Segment, int]]:
+        """(piece, s + earned) for each piece the side to move may remove now (scoring phase)."""
+        return list(self._removal_options()) if self._scoring and not self.is_over() else []
+
+    def new_score_choices(self, seg: Segment) -> list[int]:
+        """Every new score the side to move may choose when removing `seg` (assumed removable)."""
+        s = self._scores[self._turn]
+        return _score_choices(s, s + self.earned(seg), self._forbidden_score())
+
     def _removal_options(self) -> Iterator[tuple[Segment, int]]:
         """(piece, s + earned) for each piece the side to move may remove, canonical order."""
         c = self._turn

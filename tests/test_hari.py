@@ -544,3 +544,26 @@ def test_uniform_position_is_valid():
     game = HariGame.from_position(UNIFORM_POSITION)
     assert game.position() == UNIFORM_POSITION
 
+
+
+def test_slide_ends_agree_with_the_single_slide_sets():
+    """slide_ends (for searches) lists exactly the one-slide sets the generator finds."""
+    import random as _random
+    from protocol import new_game
+    from protocol.hari import slide_ends
+
+    rng = _random.Random(5)
+    game = new_game("hari")
+    checked = 0
+    while not game.is_over() and checked < 12:
+        game.push(game.random_move(rng))
+        singles = {(s.slides[0].start, s.slides[0].end) for s in game.slide_sets() if len(s.slides) == 1}
+        occupied = 0
+        for color in (0, 1):
+            for piece in game.pieces(color):
+                occupied |= piece.mask
+        mine = {(p, end) for p in game.pieces(game.turn) for end in slide_ends(p, occupied)}
+        budget_ok = {(p, e) for p, e in mine if any(p.value <= n_value for n_value in
+                     [VALUE[n] for n in LENGTHS if game.hand(game.turn)[n] and n >= game.min_play_length(game.turn)])}
+        assert singles == budget_ok
+        checked += 1

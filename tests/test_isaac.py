@@ -455,3 +455,17 @@ def test_bad_positions_name_the_column(text, field, fragment):
 
 def test_segment_helper_is_the_board_table():
     assert seg("f9f5") is segment_at(cell("f5"), cell("f9"))
+
+
+def test_removal_options_and_score_choices_match_the_legal_moves():
+    import random as _random
+
+    rng = _random.Random(9)
+    for _ in range(5):
+        game = IsaacGame.start()
+        while not game.is_over():
+            if game.phase == "score" and game.count_legal_moves() > 1:
+                legal = {(m.segment, m.score) for m in game.legal_moves()}
+                built = {(seg, t) for seg, _ in game.removal_options() for t in game.new_score_choices(seg)}
+                assert built == legal
+            game.push(game.random_move(rng))

@@ -28,6 +28,7 @@ import math
 
 from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, placement_starts
 from protocol.errors import IllegalMoveError
+from protocol.hari import slide_ends
 from protocol.moves import PASS, HariMove, Slide
 
 from .context import logistic
@@ -63,35 +64,6 @@ def playable_lengths(game, color: int) -> list[int]:
     """Lengths `color` holds and may still play (not shorter than its last play), ascending."""
     hand, low = game.hand(color), game.min_play_length(color)
     return [n for n in LENGTHS if hand[n] and n >= low]
-
-
-def slide_ends(seg, occupied: int):
-    """Where `seg` could slide along its line through empty cells (None = off the board).
-
-    Geometry only; moves built from it are checked with check_move."""
-    step = 1 if seg.horizontal else 10
-    pos = seg.lo % 10 if seg.horizontal else seg.lo // 10
-    n = seg.length
-    table = H_SEG[n] if seg.horizontal else V_SEG[n]
-    out = []
-    edge = True
-    for d in range(1, pos + 1):
-        cell = seg.lo - step * d
-        if occupied >> cell & 1:
-            edge = False
-            break
-        out.append(table[seg.lo - step * d])
-    off = edge
-    edge = True
-    for d in range(1, 10 - (pos + n) + 1):
-        cell = seg.hi + step * d
-        if occupied >> cell & 1:
-            edge = False
-            break
-        out.append(table[seg.lo + step * d])
-    if off or edge:
-        out.append(None)
-    return out
 
 
 def _placements(empty: int, n: int):

@@ -158,11 +158,9 @@ def removal_candidates(game, snap: Snapshot | None = None, wide: bool = True) ->
     me = snap.turn
     opp = 1 - me
     s = snap.scores[me]
-    s_opp = snap.scores[opp]
-    forbidden = TOP_CELL - s_opp if s_opp <= TOP_CELL else -1
-    cmask = snap.counter_mask
     minimum = snap.minimum[me]
-    mine = [p for p in snap.pieces[me] if p.length >= minimum and not p.mask & cmask]
+    options = game.removal_options()  # the rules say which pieces may go, and for how much
+    mine = [p for p, _ in options]
     if not mine:
         return []
     opp_min = snap.minimum[opp]
@@ -171,23 +169,25 @@ def removal_candidates(game, snap: Snapshot | None = None, wide: bool = True) ->
     my_cell = snap.counters[me]
     scored: list[tuple[float, Remove]] = []
     counts = snap.counts
-    for p in mine:
-        earned = game.earned(p)
-        top = s + earned
+    for p, top in options:
+        earned = top - s
         if top >= WIN_SCORE:
             scored.append((1e9, Remove(p, top)))
             continue
         hi = min(TOP_CELL, top)
         base = float(earned)
         choices: dict[int, float] = {}
+        legal = set(game.new_score_choices(p))
+        # the one score in s..hi the rules refuse (the opponent's counter cell), if any
+        forbidden = next((t for t in range(s, hi + 1) if t not in legal), -1)
 
         def offer(t: int, bonus: float) -> None:
-            if s <= t <= hi and t != forbidden:
+            if t in legal:
                 key = base - (hi - t) * 0.05 + bonus
                 if choices.get(t, -1e18) < key:
                     choices[t] = key
 
-        full = hi if hi != forbidden else hi - 1
+        full = max(t for t in legal if t <= hi)
         offer(full, 0.0)
         # Blocks: the highest reachable score whose cell lies on an opponent piece.
         for q in threats:
