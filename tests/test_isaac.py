@@ -428,7 +428,7 @@ FULL = "333334444555667"
 
 @pytest.mark.parametrize("text, field, fragment", [
     (f"isaac a0c0/- {FULL}/{FULL} l - place 0/0", "a0c0", "Dark has 6 pieces of length 3"),
-    (f"isaac a0c0/a0a2 33334444555667/33334444555667 d - place 0/0", "a0a2", "overlaps"),
+    ("isaac a0c0/a0a2 33334444555667/33334444555667 d - place 0/0", "a0a2", "overlaps"),
     (f"isaac -/- 33334444555667/{FULL} d - place 0/0", "3333", "Dark is missing pieces of length 3"),
     (f"isaac -/- {FULL}/{FULL} d - place 0/1", "0/1", "scores stay 0/0"),
     (f"isaac -/- {FULL}/{FULL} d dl place 0/0", "dl", "scoring phase has begun"),
