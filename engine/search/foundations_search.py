@@ -23,7 +23,7 @@ from protocol.board import ALL_CELLS, LENGTHS, VALUE, count_placements, hand_val
 from protocol.moves import PASS
 
 from .context import logistic
-from .mcts import run_mcts
+from .mcts import PlayoutKnowledge, run_mcts
 from .space import NEIGHBOURS, dead_cells
 
 PLAYOUT_PLIES = 40
@@ -164,8 +164,8 @@ def playout_move(game, rng):
     return best
 
 
-class FoundationsKnowledge:
-    uses_playouts = True
+class FoundationsKnowledge(PlayoutKnowledge):
+    playout_plies = PLAYOUT_PLIES
 
     def candidates(self, game):
         return candidate_moves(game, quick=QUICK_INNER)
@@ -173,24 +173,11 @@ class FoundationsKnowledge:
     def terminal_value(self, game, color):
         return terminal_value(game, color)
 
-    def leaf_value(self, game, rng, ctx):
-        """Play both sides to the end with the cheap policy; value for the side to move now."""
-        me = game.turn
-        pushed = 0
-        try:
-            while not game.is_over() and pushed < PLAYOUT_PLIES:
-                move = playout_move(game, rng)
-                game.push(move)
-                pushed += 1
-                ctx.tm.nodes += 1
-                if ctx.tm.stopped():
-                    break
-            if game.is_over():
-                return terminal_value(game, me)
-            return static_value(game, me)
-        finally:
-            for _ in range(pushed):
-                game.pop()
+    def playout_move(self, game, rng):
+        return playout_move(game, rng)
+
+    def static_value(self, game, color):
+        return static_value(game, color)
 
 
 def static_value(game, color: int) -> float:

@@ -32,7 +32,7 @@ from protocol.hari import slide_ends
 from protocol.moves import PASS, HariMove, Slide
 
 from .context import logistic
-from .mcts import run_mcts
+from .mcts import PlayoutKnowledge, run_mcts
 from .space import NEIGHBOURS, dead_cells, first_fit, pack_value
 
 PLAYOUT_PLIES = 40
@@ -247,8 +247,8 @@ def playout_move(game, rng):
     return HariMove((), None, n)
 
 
-class HariKnowledge:
-    uses_playouts = True
+class HariKnowledge(PlayoutKnowledge):
+    playout_plies = PLAYOUT_PLIES
 
     def candidates(self, game):
         return candidate_moves(game, quick=QUICK_INNER)
@@ -256,23 +256,13 @@ class HariKnowledge:
     def terminal_value(self, game, color):
         return terminal_value(game, color)
 
-    def leaf_value(self, game, rng, ctx):
-        me = game.turn
-        pushed = 0
-        try:
-            while not game.is_over() and pushed < PLAYOUT_PLIES:
-                game.push(playout_move(game, rng))
-                pushed += 1
-                ctx.tm.nodes += 1
-                if ctx.tm.stopped():
-                    break
-            if game.is_over():
-                return terminal_value(game, me)
-            margin = game.board_value(me) - game.board_value(1 - me)
-            return logistic(margin / MARGIN_SCALE)
-        finally:
-            for _ in range(pushed):
-                game.pop()
+    def playout_move(self, game, rng):
+        return playout_move(game, rng)
+
+    def static_value(self, game, color):
+        """Win chance for `color` from the board values alone (a playout cut short)."""
+        margin = game.board_value(color) - game.board_value(1 - color)
+        return logistic(margin / MARGIN_SCALE)
 
 
 def choose(game, ctx, rng):

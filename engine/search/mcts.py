@@ -64,6 +64,35 @@ class Node:
         return self.total / self.visits if self.visits else 0.5
 
 
+class PlayoutKnowledge:
+    """Knowledge whose leaves are valued by playing on with a cheap policy (FOUNDATIONS, HARI).
+
+    Subclasses give candidates, terminal_value, playout_move(game, rng) and
+    static_value(game, color) for a playout cut short by the ply cap or a stop.
+    """
+
+    uses_playouts = True
+    playout_plies = 40
+
+    def leaf_value(self, game, rng, ctx) -> float:
+        """Play both sides on; value for the side to move now. The game is restored."""
+        me = game.turn
+        pushed = 0
+        try:
+            while not game.is_over() and pushed < self.playout_plies:
+                game.push(self.playout_move(game, rng))
+                pushed += 1
+                ctx.tm.nodes += 1
+                if ctx.tm.stopped():
+                    break
+            if game.is_over():
+                return self.terminal_value(game, me)
+            return self.static_value(game, me)
+        finally:
+            for _ in range(pushed):
+                game.pop()
+
+
 class MCTS:
     """One search tree over `game` (mutated with push/pop during the search, restored after).
 
