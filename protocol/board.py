@@ -38,6 +38,13 @@ def cell_name(cell: int) -> str:
     return FILES[cell % 10] + str(cell // 10)
 
 
+def nth_cell(mask: int, n: int) -> int:
+    """The cell of the n-th (0-based, lowest first) set bit of `mask`: picks the n-th move of a bitboard."""
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
 def cells_of(mask: int):
     """Yield the cells of a bitboard, lowest first."""
     while mask:

@@ -29,7 +29,7 @@ from typing import Iterator
 from .board import (
     ALL_CELLS, COLOR_NAME, DARK, H_SEG, H_START, LENGTHS, LIGHT, SEGMENTS, SET_COUNTS,
     V_SEG, V_START, Segment, cell_name, count_placements, full_hand,
-    hand_value, placement_starts,
+    hand_value, nth_cell, placement_starts,
 )
 from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
@@ -435,7 +435,7 @@ class FoundationsGame(Game):
             for starts, table in groups:
                 size = starts.bit_count()
                 if pick < size:
-                    return Place(table[_nth_cell(starts, pick)], lev)
+                    return Place(table[nth_cell(starts, pick)], lev)
                 pick -= size
         return PASS
 
@@ -576,13 +576,6 @@ def _comes_before(color: int, rank: int, other_rank: int) -> bool:
 
 def _piece_name(seg: Segment, level: int) -> str:
     return seg.name if level == 1 else f"{seg.name}^{level}"
-
-
-def _nth_cell(mask: int, n: int) -> int:
-    """The cell of the n-th (0-based, lowest first) set bit of `mask`."""
-    for _ in range(n):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 def _lowest_cell(mask: int) -> str:

@@ -27,7 +27,7 @@ from typing import Iterator, NamedTuple
 from .board import (
     ALL_CELLS, COLOR_NAME, DARK, LENGTHS, LIGHT, SEGMENTS, SET_COUNTS, VALUE,
     H_SEG, V_SEG, Segment, cell_name, count_placements, full_hand, iter_placements,
-    placement_starts, segment_at,
+    nth_cell, placement_starts, segment_at,
 )
 from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
@@ -177,7 +177,7 @@ class HariGame(Game):
     def _check_passed_players(self, rec: PositionRecord) -> None:
         """A player passes only with nothing playable, and a hand never changes after that."""
         for color in rec.passes:
-            lengths = self._playable_lengths(color)
+            lengths = self.playable_lengths(color)
             if lengths:
                 raise rec.error(
                     "passes",
@@ -253,7 +253,7 @@ class HariGame(Game):
                   f"{COLOR_NAME[1 - winner]} {min(dark, light)}")
         return Result(winner, (dark, light), reason)
 
-    def _playable_lengths(self, color: int) -> list[int]:
+    def playable_lengths(self, color: int) -> list[int]:
         """Ascending lengths `color` holds and may still play (not shorter than its last play)."""
         hand, low = self._hands[color], self._min_length[color]
         return [n for n in LENGTHS if hand[n] and n >= low]
@@ -274,7 +274,7 @@ class HariGame(Game):
 
     def _walk(self):
         """(slides, occupancy after, value, lengths playable after) for each legal slide set."""
-        lengths = self._playable_lengths(self._turn) if not self.is_over() else []
+        lengths = self.playable_lengths(self._turn) if not self.is_over() else []
         if not lengths:
             return iter(())
         budget = VALUE[lengths[-1]]
@@ -284,6 +284,10 @@ class HariGame(Game):
         return ((slides, occ, value, allowed_by_value[value])
                 for slides, occ, value in _walk_slide_sets(pieces, occupied, budget))
 
+    def lengths_after(self, slide_set: SlideSet) -> list[int]:
+        """Ascending lengths the mover may play after `slide_set`: playable and worth its slides."""
+        return [n for n in self.playable_lengths(self._turn) if VALUE[n] >= slide_set.value]
+
     def plays_after(self, slide_set: SlideSet) -> Iterator[HariMove]:
         """Every legal move that makes exactly `slide_set`'s slides (second level of the API).
 
@@ -291,9 +295,7 @@ class HariGame(Game):
         the discard, then every placement on the cells left empty.
         """
         slides, empty = slide_set.slides, slide_set.empty
-        for n in self._playable_lengths(self._turn):
-            if VALUE[n] < slide_set.value:
-                continue
+        for n in self.lengths_after(slide_set):
             yield HariMove(slides, None, n)
             for seg in iter_placements(empty, n):
                 yield HariMove(slides, seg, 0)
@@ -301,7 +303,7 @@ class HariGame(Game):
     def legal_moves(self) -> Iterator[Move]:
         if self.is_over():
             return
-        if not self._playable_lengths(self._turn):
+        if not self.playable_lengths(self._turn):
             yield PASS
             return
         for slide_set in self.slide_sets():
@@ -310,7 +312,7 @@ class HariGame(Game):
     def count_legal_moves(self) -> int:
         if self.is_over():
             return 0
-        if not self._playable_lengths(self._turn):
+        if not self.playable_lengths(self._turn):
             return 1
         total = 0
         for _, occ, _, allowed in self._walk():
@@ -325,7 +327,7 @@ class HariGame(Game):
         """
         if self.is_over():
             return None
-        if not self._playable_lengths(self._turn):
+        if not self.playable_lengths(self._turn):
             return PASS
         sets = list(self.slide_sets())
         index = rng.randrange(sum(s.plays for s in sets))
@@ -337,7 +339,7 @@ class HariGame(Game):
 
     def _play_at(self, slide_set: SlideSet, index: int) -> HariMove:
         """The play number `index` in ``plays_after(slide_set)`` order, found by counting bits."""
-        for n in self._playable_lengths(self._turn):
+        for n in self.playable_lengths(self._turn):
             if VALUE[n] < slide_set.value:
                 continue
             if index == 0:
@@ -346,7 +348,7 @@ class HariGame(Game):
             for starts, table in zip(placement_starts(slide_set.empty, n), (H_SEG[n], V_SEG[n])):
                 count = starts.bit_count()
                 if index < count:
-                    return HariMove(slide_set.slides, table[_nth_bit(starts, index)], 0)
+                    return HariMove(slide_set.slides, table[nth_cell(starts, index)], 0)
                 index -= count
         raise AssertionError("index beyond the slide set's plays")
 
@@ -375,7 +377,7 @@ class HariGame(Game):
         """The canonical form of `move`, or IllegalMoveError(shown, the rule it breaks)."""
         if self.is_over():
             raise GameOverError(shown)
-        lengths = self._playable_lengths(self._turn)
+        lengths = self.playable_lengths(self._turn)
         if isinstance(move, Pass):
             if lengths:
                 raise IllegalMoveError(shown, f"cannot pass while a move exists (e.g. x{lengths[0]})")
@@ -521,13 +523,6 @@ class HariGame(Game):
 
 def _piece_order(seg: Segment) -> tuple[int, int]:
     return seg.lo, seg.hi
-
-
-def _nth_bit(mask: int, index: int) -> int:
-    """The cell of the index-th lowest set bit of `mask`."""
-    for _ in range(index):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 def _walk_slide_sets(pieces: list[Segment], occupied: int, budget: int):

@@ -23,7 +23,7 @@ from typing import Iterator
 from .board import (
     ALL_CELLS, COLOR_LETTER, COLOR_NAME, DARK, LENGTHS, LIGHT, SEGMENTS, H_SEG, V_SEG,
     Segment, any_placement, cell_name, count_placements, full_hand, hand_string,
-    iter_placements, placement_starts,
+    iter_placements, nth_cell, placement_starts,
 )
 from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
@@ -53,13 +53,6 @@ def counter_cell_for(color: int, score: int) -> int | None:
     if score > TOP_CELL_SCORE:
         return None
     return score if color == DARK else TOP_CELL_SCORE - score
-
-
-def _nth_bit(bits: int, n: int) -> int:
-    """The cell of the n-th (0-based, lowest first) set bit of `bits`."""
-    for _ in range(n):
-        bits &= bits - 1
-    return (bits & -bits).bit_length() - 1
 
 
 def _score_choices(s: int, top: int, forbidden: int) -> list[int]:
@@ -423,7 +416,7 @@ class IsaacGame(Game):
             for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
                 k = bits.bit_count()
                 if r < k:
-                    return PLACE[table[_nth_bit(bits, r)].index]
+                    return PLACE[table[nth_cell(bits, r)].index]
                 r -= k
         raise AssertionError("unreachable: r < total")
 

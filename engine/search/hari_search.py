@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 
-from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, placement_starts
+from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, iter_placements, placement_starts
 from protocol.errors import IllegalMoveError
 from protocol.hari import slide_ends
 from protocol.moves import PASS, HariMove, Slide
@@ -58,22 +58,6 @@ def terminal_value(game, color: int) -> float:
     margin = scores[color] - scores[1 - color]
     wdl = 0.5 if result.winner is None else (1.0 if result.winner == color else 0.0)
     return WDL_WEIGHT * wdl + (1 - WDL_WEIGHT) * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
-
-
-def playable_lengths(game, color: int) -> list[int]:
-    """Lengths `color` holds and may still play (not shorter than its last play), ascending."""
-    hand, low = game.hand(color), game.min_play_length(color)
-    return [n for n in LENGTHS if hand[n] and n >= low]
-
-
-def _placements(empty: int, n: int):
-    """Every segment of length n lying in `empty`."""
-    h, v = placement_starts(empty, n)
-    for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            yield table[low.bit_length() - 1]
 
 
 def _play_score(game, me, n, seg, empty_after, lengths, hand, opp_next, quick=False) -> float:
@@ -115,8 +99,8 @@ def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
     me = game.turn
     opp = 1 - me
     hand = game.hand(me)
-    lengths = playable_lengths(game, me)
-    opp_lengths = playable_lengths(game, opp)
+    lengths = game.playable_lengths(me)
+    opp_lengths = game.playable_lengths(opp)
     opp_hand = game.hand(opp)
     opp_next = [k for k in opp_lengths for _ in range(opp_hand[k])][:4]
     empty = base.empty
@@ -124,7 +108,7 @@ def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
     counts = {}
     for n in lengths:
         options = []
-        for seg in _placements(empty, n):
+        for seg in iter_placements(empty, n):
             snug = (NEIGHBOURS[seg.index] & empty).bit_count()
             options.append((snug, seg.lo, seg))
         options.sort(key=lambda o: (o[0], o[1]))
@@ -220,7 +204,7 @@ def playout_move(game, rng):
     if base is None:
         return PASS
     me = game.turn
-    lengths = playable_lengths(game, me)
+    lengths = game.playable_lengths(me)
     empty = base.empty
     if len(lengths) > 1 and rng.random() < PLAYOUT_SKIP:
         seg = first_fit(empty, lengths[1])

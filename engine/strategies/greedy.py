@@ -74,13 +74,12 @@ def _best_by_key(game, key, stop, rng):
 
 def _hari_move(game, stop, rng):
     """(move, slide sets examined) for HARI, using the game's slide-set API (no full move list)."""
-    lengths = _lengths(game)
-    top = max(VALUE[n] for n in lengths)
+    top = max(VALUE[n] for n in game.playable_lengths(game.turn))
     best = None  # (gain, -number of slides, slide_set, length or None for a discard)
     examined = 0
     for slide_set in game.slide_sets():
         examined += 1
-        option = _best_play_after(lengths, slide_set)
+        option = _best_play_after(game.lengths_after(slide_set), slide_set)
         if option is not None and (best is None or option[:2] > best[:2]):
             best = option
         if examined == 1 and best is not None and best[0] == top:
@@ -89,24 +88,17 @@ def _hari_move(game, stop, rng):
             break
     _, _, slide_set, length = best
     if length is None:
-        discard = min(n for n in lengths if VALUE[n] >= slide_set.value)
+        discard = game.lengths_after(slide_set)[0]
         return HariMove(slide_set.slides, None, discard), examined
     places = list(iter_placements(slide_set.empty, length))
     return HariMove(slide_set.slides, rng.choice(places), 0), examined
 
 
-def _lengths(game) -> list[int]:
-    """Lengths the side to move may still play, ascending (from the game's hand and min_play_length)."""
-    hand, low = game.hand(game.turn), game.min_play_length(game.turn)
-    return [n for n in range(3, 8) if hand[n] and n >= low]
-
-
-def _best_play_after(lengths, slide_set):
+def _best_play_after(allowed, slide_set):
     """(gain, -slides, slide_set, length|None) of the best play after `slide_set`, or None if none.
 
-    A play must be worth at least the pieces slid (slide_set.value), as in HariGame.plays_after."""
+    `allowed`: the lengths the rules allow after it (HariGame.lengths_after), ascending."""
     lost = sum(s.start.value for s in slide_set.slides if s.end is None)
-    allowed = [n for n in lengths if VALUE[n] >= slide_set.value]
     if not allowed:
         return None
     for n in reversed(allowed):
