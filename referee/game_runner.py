@@ -79,8 +79,7 @@ class _Game:
 
     def position_command(self) -> str:
         played = self.opening + [m.move for m in self.moves]
-        fen = None if self.start_fen is None else self.start_fen
-        return PositionCommand(fen, played).format()
+        return PositionCommand(self.start_fen, played).format()
 
     def record(self, result: str, termination: str, reason: str, scores: list[int]) -> GameRecord:
         dark, light = self.players
