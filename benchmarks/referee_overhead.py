@@ -32,13 +32,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from referee.engine_process import EngineSpec  # noqa: E402
-from referee.openings import OpeningBook, OpeningSource  # noqa: E402
-from referee.progress import Progress  # noqa: E402
-from referee.runner import Runner, RunPlan, Tracker  # noqa: E402
-from referee.schedule import match_schedule  # noqa: E402
-from referee.store import Store  # noqa: E402
-from referee.timecontrol import TimeControl  # noqa: E402
+from referee.engine_process import EngineSpec
+from referee.openings import OpeningBook, OpeningSource
+from referee.progress import Progress
+from referee.runner import Runner, RunPlan, Tracker
+from referee.schedule import match_schedule
+from referee.store import Store
+from referee.timecontrol import TimeControl
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = ("isaac", "foundations", "hari")

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine.strategies import Limits, make_strategy  # noqa: E402
-from protocol import new_game  # noqa: E402
-from protocol.moves import PASS  # noqa: E402
+from engine.strategies import Limits, make_strategy
+from protocol import new_game
+from protocol.moves import PASS
 
 GAMES = ("isaac", "foundations", "hari")
 
@@ -121,7 +121,7 @@ def _run(args) -> GameOutcome:
     """play_one, with any exception turned into a lost game (exceptions may not pickle)."""
     try:
         return play_one(*args)
-    except Exception as exc:  # noqa: BLE001 - a crash is a loss for search, reported as such
+    except Exception as exc:
         game_name, index = args[0], args[1]
         return GameOutcome(game_name, index, index % 2, 0.0, (0, 0), 0.0, 0.0, 0, 0,
                            f"error: {type(exc).__name__}: {exc}")

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 
 class Output:
@@ -46,7 +47,7 @@ class Output:
             self._write(text)
 
     @contextmanager
-    def stream(self) -> Iterator["LineWriter"]:
+    def stream(self) -> Iterator[LineWriter]:
         """Write one long line (or block of lines) in pieces; the final newline and any queued lines follow on exit."""
         with self._lock:
             self._streaming = True

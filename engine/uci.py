@@ -23,11 +23,18 @@ from __future__ import annotations
 import re
 import sys
 import traceback
-from typing import BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import BinaryIO
 
-from protocol.messages import (MAX_LINE, ProtocolError, format_bestmove, info_string, parse_go,
-                               parse_setoption, split_command)
-
+from protocol.messages import (
+    MAX_LINE,
+    ProtocolError,
+    format_bestmove,
+    info_string,
+    parse_go,
+    parse_setoption,
+    split_command,
+)
 from protocol.moves import PASS
 
 from . import __version__

@@ -84,7 +84,7 @@ class Segment:
     def __reduce__(self):  # pickling keeps interning
         return (segment_at, (self.lo, self.hi))
 
-    def __lt__(self, other: "Segment") -> bool:
+    def __lt__(self, other: Segment) -> bool:
         return (self.lo, self.hi) < (other.lo, other.hi)
 
 

@@ -24,12 +24,27 @@ supporting pieces apart) and hand counts; push/pop use an undo stack.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 from .board import (
-    ALL_CELLS, COLOR_NAME, DARK, H_SEG, H_START, LENGTHS, LIGHT, SEGMENTS, SET_COUNTS,
-    V_SEG, V_START, Segment, cell_name, count_placements, full_hand,
-    hand_value, nth_cell, placement_starts,
+    ALL_CELLS,
+    COLOR_NAME,
+    DARK,
+    H_SEG,
+    H_START,
+    LENGTHS,
+    LIGHT,
+    SEGMENTS,
+    SET_COUNTS,
+    V_SEG,
+    V_START,
+    Segment,
+    cell_name,
+    count_placements,
+    full_hand,
+    hand_value,
+    nth_cell,
+    placement_starts,
 )
 from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
@@ -86,11 +101,11 @@ class FoundationsGame(Game):
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def start(cls) -> "FoundationsGame":
+    def start(cls) -> FoundationsGame:
         return cls()
 
     @classmethod
-    def from_position(cls, text: str) -> "FoundationsGame":
+    def from_position(cls, text: str) -> FoundationsGame:
         from .notation import parse_game_position
 
         rec, gone = parse_game_position(text, cls.name)
@@ -234,7 +249,7 @@ class FoundationsGame(Game):
         )
         return format_position(rec)
 
-    def copy(self) -> "FoundationsGame":
+    def copy(self) -> FoundationsGame:
         g = FoundationsGame.__new__(FoundationsGame)
         g._turn = self._turn
         g._passes = self._passes

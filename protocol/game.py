@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from .board import COLOR_LETTER, COLOR_NAME, DARK, LIGHT
 from .errors import GameOverError, IllegalMoveError
@@ -53,12 +53,12 @@ class Game(ABC):
     # -- construction -------------------------------------------------------
     @classmethod
     @abstractmethod
-    def start(cls) -> "Game":
+    def start(cls) -> Game:
         """The start position."""
 
     @classmethod
     @abstractmethod
-    def from_position(cls, text: str) -> "Game":
+    def from_position(cls, text: str) -> Game:
         """Parse a position string (SPEC.md); raises PositionError naming the fault and column."""
 
     @abstractmethod
@@ -66,7 +66,7 @@ class Game(ABC):
         """The canonical position string; ``from_position(g.position())`` is equal to g."""
 
     @abstractmethod
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent position equal to this one (history not needed)."""
 
     # -- state --------------------------------------------------------------

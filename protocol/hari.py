@@ -22,12 +22,28 @@ uniform random choice never build the moves.
 from __future__ import annotations
 
 import random
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from .board import (
-    ALL_CELLS, COLOR_NAME, DARK, LENGTHS, LIGHT, SEGMENTS, SET_COUNTS, VALUE,
-    H_SEG, V_SEG, Segment, cell_name, count_placements, full_hand, iter_placements,
-    nth_cell, placement_starts, segment_at,
+    ALL_CELLS,
+    COLOR_NAME,
+    DARK,
+    H_SEG,
+    LENGTHS,
+    LIGHT,
+    SEGMENTS,
+    SET_COUNTS,
+    V_SEG,
+    VALUE,
+    Segment,
+    cell_name,
+    count_placements,
+    full_hand,
+    iter_placements,
+    nth_cell,
+    placement_starts,
+    segment_at,
 )
 from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
@@ -151,11 +167,11 @@ class HariGame(Game):
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def start(cls) -> "HariGame":
+    def start(cls) -> HariGame:
         return cls()
 
     @classmethod
-    def from_position(cls, text: str) -> "HariGame":
+    def from_position(cls, text: str) -> HariGame:
         from .notation import parse_game_position
 
         rec, _ = parse_game_position(text, cls.name)
@@ -208,7 +224,7 @@ class HariGame(Game):
         )
         return format_position(rec)
 
-    def copy(self) -> "HariGame":
+    def copy(self) -> HariGame:
         game = HariGame()
         game._own = list(self._own)
         game._pieces = [set(p) for p in self._pieces]

@@ -18,12 +18,27 @@ A score of 100 or more takes the counter off the board and ends the game.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 from .board import (
-    ALL_CELLS, COLOR_LETTER, COLOR_NAME, DARK, LENGTHS, LIGHT, SEGMENTS, H_SEG, V_SEG,
-    Segment, any_placement, cell_name, count_placements, full_hand, hand_string,
-    iter_placements, nth_cell, placement_starts,
+    ALL_CELLS,
+    COLOR_LETTER,
+    COLOR_NAME,
+    DARK,
+    H_SEG,
+    LENGTHS,
+    LIGHT,
+    SEGMENTS,
+    V_SEG,
+    Segment,
+    any_placement,
+    cell_name,
+    count_placements,
+    full_hand,
+    hand_string,
+    iter_placements,
+    nth_cell,
+    placement_starts,
 )
 from .errors import GameOverError, IllegalMoveError
 from .game import Game, Result
@@ -96,11 +111,11 @@ class IsaacGame(Game):
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def start(cls) -> "IsaacGame":
+    def start(cls) -> IsaacGame:
         return cls()
 
     @classmethod
-    def from_position(cls, text: str) -> "IsaacGame":
+    def from_position(cls, text: str) -> IsaacGame:
         from .notation import parse_game_position  # grammar loads on first use
 
         rec, gone = parse_game_position(text, cls.name)
@@ -210,7 +225,7 @@ class IsaacGame(Game):
         return (f"isaac {pieces} {hands} {COLOR_LETTER[self._turn]} {passes} {phase} "
                 f"{self._scores[0]}/{self._scores[1]}")
 
-    def copy(self) -> "IsaacGame":
+    def copy(self) -> IsaacGame:
         g = IsaacGame.__new__(IsaacGame)
         g._occ = self._occ
         g._own = list(self._own)

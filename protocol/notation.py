@@ -9,11 +9,11 @@ the 1-based column of the offending character and what was expected there.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pyparsing as pp
 
-from .board import DARK, LIGHT, LENGTHS, Segment, segment_at
+from .board import DARK, LENGTHS, LIGHT, Segment, segment_at
 from .errors import NotationError, PositionError
 from .moves import PASS, HariMove, Place, Remove, Slide
 from .position import PieceEntry, PositionRecord, check_inventory, check_no_overlap
@@ -41,7 +41,7 @@ def _lit(text: str) -> pp.ParserElement:
     return pp.Literal(text).leave_whitespace()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _grammar():
     """Build the grammar once, on first use (keeps `import protocol` cheap)."""
     cell = pp.Regex(r"[a-j][0-9]").leave_whitespace().set_name("cell (a0..j9)")
@@ -189,7 +189,7 @@ def parse_position(text: str) -> PositionRecord:
     pieces = list(res["pieces"][1])
     hands_tok = list(res["hands"][1])
     hands = []
-    for i, tok in enumerate(hands_tok):
+    for tok in hands_tok:
         counts = [0] * 8
         if isinstance(tok, str):
             for ch in tok:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
 
 import protocol
 from protocol.errors import ArenaError
-from protocol.messages import (OptionSpec, PositionCommand, ProtocolError, SetOption, parse_engine_line)
+from protocol.messages import OptionSpec, PositionCommand, ProtocolError, SetOption, parse_engine_line
 from protocol.moves import PASS
 
 from .engine_process import EngineGone, EngineProcess, EngineSpec, Line, group_alive

@@ -31,7 +31,7 @@ from .engine_process import EngineSpec, kill_all_engines
 from .openings import Opening, OpeningBook, OpeningError, parse_source
 from .pgn import export_file, records_to_pgn
 from .progress import Progress
-from .runner import RunOutcome, Runner, RunPlan, Tracker
+from .runner import Runner, RunOutcome, RunPlan, Tracker
 from .schedule import FORMATS, ScheduledGame, match_schedule, tournament_schedule
 from .stats import Sprt, engine_totals, format_elo, standings, standings_table, termination_counts
 from .store import PGN, RECORDS, SUMMARY, Store, StoreError
@@ -522,7 +522,7 @@ def run_check(args) -> int:
         options[name] = value
     if args.dir is not None and not Path(args.dir).is_dir():
         raise UsageError(f"--dir {args.dir!r} is not a directory")
-    from .check import run_check as check_engine   # loaded only for this command
+    from .check import run_check as check_engine  # loaded only for this command
     io_log, io_handle = _io_logger(args.io_log)
     try:
         report = check_engine(command, cwd=args.dir, options=options,

@@ -22,8 +22,8 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from protocol.messages import MAX_LINE
 
@@ -62,7 +62,7 @@ class EngineSpec:
         }
 
     @classmethod
-    def from_json(cls, d: dict) -> "EngineSpec":
+    def from_json(cls, d: dict) -> EngineSpec:
         tc = d.get("tc")
         return cls(name=d["name"], cmd=list(d["cmd"]), cwd=d.get("cwd"), options=dict(d.get("options") or {}),
                    tc=None if tc is None else TimeControl.parse(tc),
@@ -318,7 +318,7 @@ class EngineProcess:
                 return None
             else:
                 line = await asyncio.wait_for(self._lines.get(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
         if not self._room.is_set() and self._lines.qsize() < QUEUE_HIGH // 2:
             self._room.set()
@@ -357,7 +357,7 @@ class EngineProcess:
             await asyncio.wait_for(stdin.drain(), timeout)
         except (ConnectionError, BrokenPipeError, OSError, RuntimeError) as exc:
             raise EngineGone(f"cannot write to the engine: {exc.__class__.__name__}") from None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise EngineGone(f"the engine did not read its input for {timeout:g} s") from None
 
     # -- ending ----------------------------------------------------------------
@@ -367,7 +367,7 @@ class EngineProcess:
             return None
         try:
             return await asyncio.wait_for(asyncio.shield(self.proc.wait()), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
 
     async def _wait_group_gone(self, timeout: float) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import protocol
 from protocol.board import COLOR_NAME, DARK, LIGHT
@@ -74,7 +74,7 @@ class _Game:
         self.game, self.opening = setup_position(spec)
         self.start_fen = spec.start_position or None
         self.moves: list[MoveRecord] = []
-        self.started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
         self.t0 = time.monotonic()
 
     def position_command(self) -> str:
@@ -136,7 +136,7 @@ class _Game:
                                 f"(column {exc.column}: {exc.message})", move=text) from None
 
 
-async def _start_players(state: "_Game", game_type: str) -> None:
+async def _start_players(state: _Game, game_type: str) -> None:
     """Start whichever players are not running (at the same time), then tell both the game.
     If both fail, Dark's failure decides the record and Light's is added to the reason."""
     starting = [p for p in state.players if not p.alive]

@@ -44,7 +44,7 @@ class Opening:
         return {"start_position": self.start_position, "moves": list(self.moves)}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Opening":
+    def from_json(cls, data: dict) -> Opening:
         return cls(data.get("start_position"), tuple(data.get("moves", ())))
 
     def describe(self) -> str:
@@ -166,7 +166,7 @@ class OpeningBook:
         self._cache: dict[int, Opening] = {}
 
     @classmethod
-    def fixed(cls, game_type: str, openings: list[Opening]) -> "OpeningBook":
+    def fixed(cls, game_type: str, openings: list[Opening]) -> OpeningBook:
         """A book of given openings (as stored in config.json), used in order and cyclically."""
         book = cls(game_type, OpeningSource("none"), 0)
         book.source = OpeningSource("fixed")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import signal
 import time
-from typing import Callable
+from collections.abc import Callable
 
-from protocol.messages import (MAX_LINE, OptionSpec, ProtocolError, SetOption, parse_engine_line)
+from protocol.messages import MAX_LINE, OptionSpec, ProtocolError, SetOption, parse_engine_line
 
 from .engine_process import EngineGone, EngineProcess, EngineSpec, Line
 from .record import info_to_dict
@@ -253,7 +253,7 @@ class EnginePlayer:
         return self._failure("time forfeit", f"exceeded its time by {overrun} ms ({answered}; {allowed} ms allowed)",
                              overrun_ms=overrun, elapsed_ms=elapsed, move=move)
 
-    async def _overtime(self, reading: "_MoveReader", allowed: int):
+    async def _overtime(self, reading: _MoveReader, allowed: int):
         """Past the deadline: `stop`, a grace for the move, then `isready` to tell slow from hung."""
         await self._send("stop", "being stopped")
         grace_end = time.monotonic() + self.stop_grace
@@ -270,7 +270,7 @@ class EnginePlayer:
             raise self._time_forfeit(reading.elapsed_ms, allowed, reading.move)
         raise self._time_forfeit(elapsed, allowed, None)
 
-    async def _probe(self, reading: "_MoveReader", after_stop: bool = False) -> None:
+    async def _probe(self, reading: _MoveReader, after_stop: bool = False) -> None:
         """`isready` to a silent engine: readyok means alive (keep waiting), silence means stall.
         A bestmove arriving meanwhile is taken."""
         await self._send("isready", "being asked isready")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 
 def describe_game(record: dict) -> str:

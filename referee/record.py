@@ -32,7 +32,7 @@ class MoveRecord:
         return out
 
     @classmethod
-    def from_json(cls, d: dict) -> "MoveRecord":
+    def from_json(cls, d: dict) -> MoveRecord:
         return cls(move=str(d["move"]), ms=int(d["ms"]), info=d.get("info") or None)
 
 
@@ -71,7 +71,7 @@ class GameRecord:
         return out
 
     @classmethod
-    def from_json(cls, d: dict) -> "GameRecord":
+    def from_json(cls, d: dict) -> GameRecord:
         """Read back a record; unknown keys (from newer writers) are ignored."""
         known = {f.name for f in fields(cls)}
         data = {k: v for k, v in d.items() if k in known}

@@ -17,8 +17,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from .engine_process import EngineSpec
 from .game_runner import GameSpec, play_game

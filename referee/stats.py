@@ -24,9 +24,9 @@ reports exactly what an uninterrupted one would. Conventions:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Iterable
 
 Z95 = NormalDist().inv_cdf(0.975)
 """1.95996...: half-width of a two-sided 95% normal interval in standard errors."""

@@ -62,7 +62,7 @@ class TimeControl:
     moves: int | None = None        # '40/60': the base time is given again every `moves` moves
 
     @classmethod
-    def parse(cls, text: str) -> "TimeControl":
+    def parse(cls, text: str) -> TimeControl:
         """Parse e.g. '10+0.1', '40/60+0.5', 'st=0.1', 'movetime=100', 'depth=4', 'nodes=5000', 'inf',
         or several parts: 'inf depth=4', '5+0.05 margin=100'. ValueError says what is wrong."""
         if not isinstance(text, str) or not text.strip():

@@ -132,7 +132,7 @@ class EngineClient:
             except OSError:
                 pass
 
-    def __enter__(self) -> "EngineClient":
+    def __enter__(self) -> EngineClient:
         return self
 
     def __exit__(self, *exc) -> None:

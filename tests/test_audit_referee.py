@@ -53,7 +53,6 @@ def test_pgn_numbers_moves_by_who_moved_after_a_pass():
 # -- command line --------------------------------------------------------------------
 
 import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 

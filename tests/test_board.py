@@ -2,10 +2,18 @@
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from protocol.board import (ALL_CELLS, LENGTHS, SEGMENTS, any_placement, count_placements, iter_placements,
-                            placement_starts)
+from protocol.board import (
+    ALL_CELLS,
+    LENGTHS,
+    SEGMENTS,
+    any_placement,
+    count_placements,
+    iter_placements,
+    placement_starts,
+)
 
 
 def naive(empty, length):

@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_client import EngineClient
 
 from protocol import new_game
 from protocol.messages import MAX_LINE, parse_engine_line
-
-from engine_client import EngineClient
 
 COMMANDS = {"uci", "isready", "ucinewgame", "setoption", "position", "go", "stop", "quit", "d",
             "moves", "bench", "debug", "ponderhit"}

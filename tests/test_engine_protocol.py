@@ -9,13 +9,12 @@ import sys
 import time
 
 import pytest
+from engine_client import REPO, EngineClient
 
+from engine.bench import BENCH_POSITIONS
 from protocol import GAME_NAMES, game_from_position, new_game
 from protocol.messages import parse_engine_line, parse_option_line
 from protocol.moves import PASS
-
-from engine.bench import BENCH_POSITIONS
-from engine_client import REPO, EngineClient
 
 START = {
     "isaac": "isaac -/- 333334444555667/333334444555667 d - place 0/0",

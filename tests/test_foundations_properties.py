@@ -7,12 +7,12 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_foundations import reference_moves
 
 from protocol.board import SEGMENTS, hand_value
 from protocol.errors import IllegalMoveError
 from protocol.foundations import FoundationsGame
 from protocol.moves import PASS, Place
-from test_foundations import reference_moves
 
 SETTINGS = settings(max_examples=30, deadline=None, derandomize=True, database=None)
 

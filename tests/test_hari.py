@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from protocol.board import DARK, LIGHT, LENGTHS, SEGMENTS, SET_COUNTS, VALUE
+from protocol.board import DARK, LENGTHS, LIGHT, SEGMENTS, SET_COUNTS, VALUE
 from protocol.errors import GameOverError, IllegalMoveError, NotationError, PositionError
 from protocol.game import Game
 from protocol.hari import HariGame
@@ -549,6 +549,7 @@ def test_uniform_position_is_valid():
 def test_slide_ends_agree_with_the_single_slide_sets():
     """slide_ends (for searches) lists exactly the one-slide sets the generator finds."""
     import random as _random
+
     from protocol import new_game
     from protocol.hari import slide_ends
 

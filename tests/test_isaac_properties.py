@@ -9,7 +9,8 @@ refused with an IllegalMoveError.
 
 import random
 
-from hypothesis import Phase, given, settings, strategies as st
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 from protocol.board import DARK, LENGTHS, LIGHT, SEGMENTS, SET_COUNTS
 from protocol.errors import IllegalMoveError

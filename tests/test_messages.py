@@ -1,11 +1,25 @@
 """Protocol messages parse what they format, and bad lines name the offending word and column."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from protocol.messages import (GoCommand, Info, OptionSpec, PositionCommand, ProtocolError, SetOption,
-                               parse_bestmove, parse_engine_line, parse_go, parse_info, parse_option_line,
-                               parse_position_command, parse_setoption, split_command)
+from protocol.messages import (
+    GoCommand,
+    Info,
+    OptionSpec,
+    PositionCommand,
+    ProtocolError,
+    SetOption,
+    parse_bestmove,
+    parse_engine_line,
+    parse_go,
+    parse_info,
+    parse_option_line,
+    parse_position_command,
+    parse_setoption,
+    split_command,
+)
 
 
 def test_go_aliases_map_to_players():

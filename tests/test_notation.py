@@ -2,7 +2,8 @@
 every malformed text gets an error naming its column."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from protocol.board import SEGMENTS, segment_at
 from protocol.errors import NotationError, PositionError

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-
-import pytest
 import sys
 from pathlib import Path
 
-
-from referee.check import CheckReport, CheckResult, make_positions, run_check
-from referee.engine_process import live_engine_groups
+import pytest
 
 import protocol
+from referee.check import CheckReport, CheckResult, make_positions, run_check
+from referee.engine_process import live_engine_groups
 
 ENGINES = Path(__file__).parent / "bad_engines"
 ROOT = Path(__file__).parent.parent

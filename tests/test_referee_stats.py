@@ -7,8 +7,18 @@ import math
 import pytest
 
 from referee import stats
-from referee.stats import (MatchStats, Sprt, elo_from_score, elo_interval, elo_interval_pentanomial, los,
-                           pentanomial_counts, sprt_bounds, sprt_llr_pentanomial, sprt_llr_trinomial)
+from referee.stats import (
+    MatchStats,
+    Sprt,
+    elo_from_score,
+    elo_interval,
+    elo_interval_pentanomial,
+    los,
+    pentanomial_counts,
+    sprt_bounds,
+    sprt_llr_pentanomial,
+    sprt_llr_trinomial,
+)
 
 
 def rec(game_id, dark, light, result, termination="normal", pair=None, round_=1):

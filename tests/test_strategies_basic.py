@@ -8,11 +8,10 @@ import threading
 
 import pytest
 
+from engine.strategies import Limits, make_strategy
 from protocol import GAME_NAMES, game_from_position, new_game
 from protocol.board import VALUE
 from protocol.moves import PASS, HariMove, Place, Remove
-
-from engine.strategies import Limits, make_strategy
 
 
 def choose(name: str, game, seed: int = 0):

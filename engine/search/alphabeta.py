@@ -13,8 +13,8 @@ says so; the last completed depth's move is then the answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from protocol.moves import PASS
 

@@ -68,7 +68,7 @@ def _checked(game, move, ctx):
     if move is not None:
         try:
             return game.check_move(move)
-        except Exception as exc:  # noqa: BLE001 - any failure means: do not trust this move
+        except Exception as exc:
             print(f"search: rejected its own move {move}: {exc} in {game.position()}", file=sys.stderr)
     fallback = next(game.legal_moves(), PASS)
     if ctx.report is not None:

@@ -19,7 +19,7 @@ from protocol.messages import Info
 from protocol.moves import PASS
 
 from . import isaac_knowledge as K
-from .alphabeta import AlphaBeta, ABResult
+from .alphabeta import ABResult, AlphaBeta
 from .context import logistic, win_probability_to_cp
 from .mcts import run_mcts
 

@@ -24,7 +24,7 @@ so a search limited by nodes (not time) is reproducible.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from protocol.messages import Info
 from protocol.moves import PASS
@@ -56,7 +56,7 @@ class Node:
         self.total = 0.0
         self.moves: list | None = None
         self.priors: list[float] | None = None
-        self.children: list["Node | None"] | None = None
+        self.children: list[Node | None] | None = None
         self.terminal = False
         self.exact: float | None = None  # value for `mover` when the game ended here
 

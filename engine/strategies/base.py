@@ -5,12 +5,15 @@ chooses. It gets a private copy of the game, the limits of this `go`, a stop
 event to poll, a callback for `info` lines and a seeded random generator.
 """
 
+import random
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol
-import threading, random
+from typing import Protocol
+
 from protocol.game import Game
-from protocol.moves import Move
 from protocol.messages import Info
+from protocol.moves import Move
 
 
 @dataclass

@@ -12,10 +12,18 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-import protocol  # noqa: E402
-from protocol.errors import ArenaError  # noqa: E402
-from protocol.messages import (OptionSpec, ProtocolError, format_bestmove, info_string,  # noqa: E402
-                               parse_go, parse_position_command, parse_setoption, split_command)
+import protocol
+from protocol.errors import ArenaError
+from protocol.messages import (
+    OptionSpec,
+    ProtocolError,
+    format_bestmove,
+    info_string,
+    parse_go,
+    parse_position_command,
+    parse_setoption,
+    split_command,
+)
 
 OPTIONS = [
     OptionSpec("UCI_Variant", "combo", "isaac", vars=list(protocol.GAME_NAMES)),
