@@ -252,3 +252,25 @@ def test_progress_live_rewrites_one_status_line():
     text = stream.getvalue()
     assert text.count("\r\x1b[K[") >= 2 and "[1/2 done, 0 running" in text
     assert text.endswith("\r\x1b[Kdone\n")
+
+
+# -- the command table -------------------------------------------------------------
+
+def test_a_subcommand_is_one_table_entry_and_explicit_options_are_known():
+    from referee.cli.arguments import Parser, positive_int
+    from referee.cli.command import Command
+
+    seen = []
+
+    def add(p):
+        p.add("--count", type=positive_int, default=3)
+        p.group("more").add("--name", default="x")
+
+    toy = Command("toy", help="a toy", description="a toy command", add_arguments=add,
+                  run=lambda args: seen.append(args) or 0)
+    parser = Parser([toy])
+    args = parser.parse(["toy", "--name", "y"])
+    assert (args.count, args.name, args.explicit) == (3, "y", {"name"})
+    args = parser.parse(["toy", "--count", "3"])
+    assert (args.count, args.name, args.explicit) == (3, "x", {"count"})
+    assert parser.commands["toy"].run(args) == 0 and seen == [args]

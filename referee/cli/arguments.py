@@ -1,0 +1,107 @@
+"""Building the parser from the command table, and parsing with the explicit options recorded.
+
+Every option is declared with ``argparse.SUPPRESS`` as its argparse default and its real default
+kept in :class:`Options`; after parsing, the attributes argparse set are exactly the options
+written on the command line (``args.explicit``), and the defaults are filled in afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .command import Command
+
+PROG = "isaac-referee"
+
+
+class Options:
+    """The arguments of one subcommand: add them here, with their defaults."""
+
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser = parser
+        self.defaults: dict[str, Any] = {}
+
+    def group(self, title: str) -> ArgumentGroup:
+        """A titled section of the help, adding to this same set of options."""
+        return ArgumentGroup(self, self.parser.add_argument_group(title))
+
+    def add(self, *flags: str, default: Any = None, **kwargs: Any) -> None:
+        """``add_argument`` with the default kept here (never pass ``default`` to argparse)."""
+        self._add(self.parser, flags, default, kwargs)
+
+    def _add(self, target: Any, flags: Sequence[str], default: Any, kwargs: dict[str, Any]) -> None:
+        action = target.add_argument(*flags, default=argparse.SUPPRESS, **kwargs)
+        self.defaults[action.dest] = default
+
+
+class ArgumentGroup:
+    """A help section of an :class:`Options`."""
+
+    def __init__(self, options: Options, group: argparse._ArgumentGroup) -> None:
+        self._options = options
+        self._group = group
+
+    def add(self, *flags: str, default: Any = None, **kwargs: Any) -> None:
+        self._options._add(self._group, flags, default, kwargs)
+
+
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= minimum, with a message saying which rule failed."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+    return parse
+
+
+positive_int = int_at_least(1)
+non_negative_int = int_at_least(0)
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+class Parser:
+    """The isaac-referee parser for a table of commands."""
+
+    def __init__(self, commands: Sequence[Command]) -> None:
+        self.commands = {command.name: command for command in commands}
+        self.argparser = argparse.ArgumentParser(
+            prog=PROG, allow_abbrev=False,
+            description="Matches and tournaments between engines for ISAAC, FOUNDATIONS and HARI; "
+                        "every move is checked.")
+        sub = self.argparser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+        self.defaults: dict[str, dict[str, Any]] = {}
+        for command in commands:
+            parser = sub.add_parser(command.name, allow_abbrev=False, help=command.help,
+                                    description=command.description)
+            options = Options(parser)
+            command.add_arguments(options)
+            self.defaults[command.name] = options.defaults
+
+    def parse(self, argv: Sequence[str] | None) -> argparse.Namespace:
+        """Parsed arguments with defaults filled in; ``explicit`` holds the options actually given."""
+        args = self.argparser.parse_args(argv)
+        given = vars(args)
+        args.explicit = set(given) - {"command"}
+        for dest, default in self.defaults[args.command].items():
+            given.setdefault(dest, copy.copy(default))
+        return args
+
+    def exit(self, status: int, message: str) -> None:
+        self.argparser.exit(status, message)

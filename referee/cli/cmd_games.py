@@ -1,0 +1,141 @@
+"""The `match` and `tournament` commands: prepare (or resume) a run, play it, summarise it."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+
+from protocol import GAME_NAMES
+
+from .. import config as cfg
+from ..pgn import records_to_pgn
+from ..progress import Progress
+from ..runner import Runner, Tracker
+from ..schedule import FORMATS
+from ..store import PGN, SUMMARY
+from .arguments import Options, non_negative_int, positive_float, positive_int
+from .command import EXIT_INTERRUPTED, EXIT_OK, Command
+from .iolog import io_logger
+from .plan import build_plan, default_concurrency
+from .resume import prepare
+from .signals import run_with_signals
+from .summary import build_summary, summary_text
+
+
+def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
+    """The options match and tournament share."""
+    eng = p.group("engines")
+    eng.add("-engine", dest="engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
+            help="one engine: name=, cmd=\"...\", dir=, arg=, option.<Name>=, tc=, memory_mb=, "
+                 "cpu_seconds= (repeat -engine for each engine)")
+    eng.add("-each", dest="each", action="append", nargs="+", metavar="KEY=VALUE", default=[],
+            help="settings for every engine (tc=, option.<Name>=, dir=, ...); an engine's own settings win")
+    eng.add("--engines-file", metavar="TOML",
+            help="[engines.<name>] tables; -engine name=<name> picks one (all of them if no -engine)")
+    game = p.group("games")
+    game.add("--game", choices=GAME_NAMES, default="isaac", help="game type (default isaac)")
+    game.add("--games", type=positive_int, default=games_default, help=games_help)
+    game.add("--tc", metavar="TC", help=f"time control for every engine without its own "
+             f"(default {cfg.DEFAULT_TC}): '10+0.1', '40/60', 'st=0.1', 'movetime=100', 'depth=4', "
+             f"'nodes=5000', parts combined with spaces, e.g. '5+0.05 margin=100'")
+    game.add("--margin", type=non_negative_int, metavar="MS", help="time margin before a time forfeit, for every "
+             "engine (default 50 ms, or margin= in a tc)")
+    game.add("--openings", metavar="SOURCE", help="random:PLIES, or a file with one opening per line "
+             "(a move sequence, or a position string optionally followed by 'moves ...'); "
+             "default: the start position")
+    game.add("--seed", type=int, help="seed of random openings (default: random, stored for --resume)")
+    game.add("--max-plies", type=positive_int, default=1000,
+             help="adjudicate a draw after this many engine plies (safety cap; default 1000)")
+    game.add("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+             help="match only: stop early once the SPRT of H0 elo0 vs H1 elo1 decides")
+    run = p.group("running")
+    run.add("--concurrency", type=positive_int,
+            help=f"games at once (default max(1, cores - 1) = {default_concurrency()} here)")
+    run.add("--out", metavar="DIR", help="output directory (default referee-runs/<command>-<time>)")
+    run.add("--resume", action="store_true", default=False, help="continue the run stored in --out DIR "
+            "(engines may be omitted: they come from DIR/config.json)")
+    run.add("--json", action="store_true", default=False, help="print the summary as JSON on stdout "
+            "(progress goes to stderr)")
+    run.add("--io-log", metavar="FILE", help="append every line sent to and read from engines")
+    lim = p.group("engine limits")
+    lim.add("--memory-mb", type=positive_int, help="address-space limit per engine process (MB)")
+    lim.add("--cpu-seconds", type=positive_int, help="CPU-time limit per engine process (s)")
+    lim.add("--max-line", type=positive_int, metavar="BYTES",
+            help="longest output line accepted from an engine (default 65536)")
+    lim.add("--max-move-bytes", type=positive_int, metavar="BYTES",
+            help="output volume allowed per move (default 32 MiB)")
+    lim.add("--max-move-lines", type=positive_int, metavar="N",
+            help="output lines allowed per move (default 200000)")
+    lim.add("--start-timeout", type=positive_float, metavar="S", help="seconds to answer uciok (default 10)")
+    lim.add("--ping-timeout", type=positive_float, metavar="S",
+            help="seconds to answer isready (default 5)")
+
+
+def add_match_arguments(p: Options) -> None:
+    add_run_arguments(p, 10, "games in the match, played in pairs (default 10)")
+
+
+def add_tournament_arguments(p: Options) -> None:
+    add_run_arguments(p, 2, "games per encounter per round, in pairs (default 2)")
+    p.add("--format", choices=FORMATS, default="round-robin",
+          help="round-robin (everyone against everyone) or gauntlet (the first engine "
+               "against each other one); default round-robin")
+    p.add("--rounds", type=positive_int, default=1, help="rounds (default 1)")
+
+
+def run_games(args: argparse.Namespace) -> int:
+    """Play (or continue) a match or tournament; exit 0 when done, 130 when interrupted."""
+    store, identity, openings, resumed = prepare(args)
+    plan = build_plan(args, identity, openings)
+    known = {game.index for game in plan.schedule}
+    records = [r for r in store.read_records() if r["game_id"] in known]
+    tracker = Tracker(plan, records)
+    out_stream = sys.stderr if args.json else sys.stdout
+    progress = Progress(len(plan.schedule), tracker.score_text, stream=out_stream)
+    cut = store.open_for_append()
+    t0 = time.monotonic()
+    interrupted = False
+    with io_logger(args.io_log) as io_log:
+        runner = Runner(plan, store, progress, tracker, io_log)
+        pending = len(runner.pending())
+        verb = "resuming" if resumed else "starting"
+        store.event(f"{verb} {plan.mode} of {plan.game_type}: {len(plan.schedule)} games, {len(records)} recorded, "
+                    f"{pending} to play, concurrency {plan.concurrency}"
+                    + (f" (cut a torn last record of {cut} bytes)" if cut else ""))
+        cores = default_concurrency() + 1
+        if plan.concurrency > max(1, cores - 1):
+            progress.note(f"warning: {plan.concurrency} games at once on {cores} cores may distort clocks")
+        progress.begin(len(records), f"{verb} {plan.mode} ({plan.game_type}): {len(plan.schedule)} games"
+                       f"{f', {len(records)} already recorded' if records else ''}; "
+                       f"concurrency {plan.concurrency}; output in {store.dir}")
+        t0 = time.monotonic()
+        try:
+            interrupted = asyncio.run(run_with_signals(runner))
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        runner.outcome.stopped = "interrupted"
+        store.event(f"interrupted after {runner.outcome.played} games this run")
+    summary = build_summary(plan, tracker, runner.outcome, store.dir, time.monotonic() - t0)
+    store.write_text(SUMMARY, json.dumps(summary, indent=2) + "\n")
+    store.write_text(PGN, records_to_pgn(tracker.records, f"isaac-referee {plan.mode}"))
+    store.event(f"stopped: {runner.outcome.stopped}; {len(tracker.records)} of {len(plan.schedule)} recorded")
+    store.close()
+    progress.finish(summary_text(plan, tracker, summary))
+    if interrupted:
+        progress.note(f"interrupted: {len(tracker.records)} of {len(plan.schedule)} games are saved; continue with\n"
+                      f"  isaac-referee {plan.mode} --out {store.dir} --resume")
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+
+
+MATCH = Command("match", help="two engines, games in pairs with colours swapped",
+                description="Two engines play --games games in pairs: the same opening twice, colours swapped.",
+                add_arguments=add_match_arguments, run=run_games)
+TOURNAMENT = Command("tournament", help="round-robin or gauntlet",
+                     description="Every encounter plays --games games per round, in pairs.",
+                     add_arguments=add_tournament_arguments, run=run_games)

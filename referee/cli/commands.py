@@ -1,0 +1,14 @@
+"""The table of subcommands. A new subcommand is one module (``cmd_<name>.py`` defining a
+:class:`~referee.cli.command.Command`) and one entry here."""
+
+from __future__ import annotations
+
+from . import cmd_check, cmd_export, cmd_games
+from .command import Command
+
+COMMANDS: tuple[Command, ...] = (
+    cmd_games.MATCH,
+    cmd_games.TOURNAMENT,
+    cmd_check.COMMAND,
+    cmd_export.COMMAND,
+)

@@ -1,0 +1,60 @@
+"""The end-of-run summary: the JSON written to summary.json and the text printed for people."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..runner import RunOutcome, RunPlan, Tracker
+from ..stats import engine_totals, format_elo, standings, standings_table, termination_counts
+from ..store import PGN, RECORDS, SUMMARY
+
+Summary = dict[str, Any]
+
+
+def build_summary(plan: RunPlan, tracker: Tracker, outcome: RunOutcome, out: Path, seconds: float) -> Summary:
+    """What summary.json holds: counts, terminations, per-engine totals, standings, match statistics."""
+    names = [spec.name for spec in plan.engines]
+    records = tracker.records
+    summary: Summary = {
+        "command": plan.mode, "game": plan.game_type, "out": str(out),
+        "games_planned": len(plan.schedule), "games_recorded": len(records),
+        "games_played_now": outcome.played, "stopped": outcome.stopped,
+        "complete": len(records) >= len(plan.schedule) or outcome.stopped.startswith("sprt"),
+        "seconds": round(seconds, 2), "terminations": termination_counts(records),
+        "engines": [engine_totals(records, names)[name].to_json() for name in names],
+        "standings": [e.name for e in standings(records, names)],
+    }
+    if tracker.match is not None:
+        summary["match"] = tracker.match.to_json()
+    return summary
+
+
+def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
+    """The summary as printed at the end of a run."""
+    names = [spec.name for spec in plan.engines]
+    lines = [f"{summary['games_recorded']} of {summary['games_planned']} games recorded "
+             f"({summary['stopped']}); {summary['games_played_now']} played in {summary['seconds']:.1f} s"]
+    if tracker.match is not None:
+        match = summary["match"]
+        lines.append(tracker.match.headline())
+        penta = match["pentanomial"]
+        lines.append(f"game pairs (first engine scores 0, 1/2, 1, 3/2, 2): {penta}; pair-based Elo "
+                     f"{_elo(match['pentanomial_elo'])} ({_elo(match['pentanomial_elo_low'])}, "
+                     f"{_elo(match['pentanomial_elo_high'])})")
+        if "sprt" in match:
+            s = match["sprt"]
+            lines.append(f"SPRT H0 {s['elo0']:g} vs H1 {s['elo1']:g} (alpha {s['alpha']:g}, beta {s['beta']:g}): "
+                         f"LLR {s['llr']:.2f} in ({s['lower']:.2f}, {s['upper']:.2f}) -> "
+                         f"{s['decision'] or 'undecided'}")
+    terms = ", ".join(f"{k} {v}" for k, v in summary["terminations"].items()) or "none"
+    lines.append(f"terminations: {terms}")
+    lines.append(standings_table(tracker.records, names))
+    out = summary["out"]
+    lines.append(f"records: {out}/{RECORDS}  pgn: {out}/{PGN}  summary: {out}/{SUMMARY}")
+    return "\n".join(lines)
+
+
+def _elo(value: float | str) -> str:
+    """An Elo figure of summary.json (a number, or a string such as '+inf') for the text."""
+    return value if isinstance(value, str) else format_elo(value)
