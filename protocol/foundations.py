@@ -47,9 +47,10 @@ from .board import (
     placement_starts,
 )
 from .errors import GameOverError, IllegalMoveError
-from .game import Game, Result
+from .game import Game, uniform_index
 from .moves import PASS, Move, Pass, Place
-from .position import PieceEntry, PositionRecord, check_passes
+from .position import PieceEntry, PositionRecord, check_passes, check_turn_order
+from .state import GameEnd, Outcome, Piece
 
 MAX_LEVEL = 8
 """Highest reachable level: a level-k piece needs two own pieces on every level
@@ -218,21 +219,7 @@ class FoundationsGame(Game):
 
     def _check_turn_order(self, rec: PositionRecord) -> None:
         """Dark starts, turns alternate until the first pass, then the other plays alone."""
-        nd, nl = self._placed(DARK), self._placed(LIGHT)
-        counts = f"Dark has placed {nd} pieces and Light {nl}"
-        if not self._passes:
-            if nd - nl not in (0, 1):
-                raise rec.error("pieces", f"{counts}: turns alternate from Dark, so Dark has "
-                                "the same number or one more")
-            if (nd == nl) != (self._turn == DARK):
-                need = "Dark" if nd == nl else "Light"
-                raise rec.error("turn", f"{counts}, so it is {need}'s turn")
-        elif self._passes[0] == DARK and nl < nd:
-            raise rec.error("passes", f"{counts}: Dark passed first, which it could only do "
-                            "with as many pieces placed as Light, who then played on alone")
-        elif self._passes[0] == LIGHT and nd < nl + 1:
-            raise rec.error("passes", f"{counts}: Light passed first, which it could only do "
-                            "with one piece fewer than Dark, who then played on alone")
+        check_turn_order(rec, (self._placed(DARK), self._placed(LIGHT)), "placed", "pieces")
 
     # -- output -------------------------------------------------------------
     def position(self) -> str:
@@ -289,6 +276,17 @@ class FoundationsGame(Game):
         """(segment, level) of each of the player's pieces on the board."""
         return [(s, k) for k in range(1, _SLOTS) for s in self._pieces[color][k]]
 
+    def board(self) -> Iterator[Piece]:
+        for color in (DARK, LIGHT):
+            for k in range(1, _SLOTS):
+                for seg in self._pieces[color][k]:
+                    yield Piece(color, seg, k)
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """(Dark, Light) value left in hand: the FOUNDATIONS measure (lower is better)."""
+        return hand_value(self._hand[DARK]), hand_value(self._hand[LIGHT])
+
     def level_points(self, color: int, level: int) -> int:
         """Total value of the player's pieces on one level (the tiebreak measure)."""
         if not 1 <= level < _SLOTS:
@@ -298,25 +296,25 @@ class FoundationsGame(Game):
     def is_over(self) -> bool:
         return len(self._passes) == 2
 
-    def result(self) -> Result | None:
+    def result(self) -> Outcome | None:
         if not self.is_over():
             return None
         return self._outcome()
 
-    def _outcome(self) -> Result:
+    def _outcome(self) -> Outcome:
         """Compare hands, then points level by level from the top (computable at any time)."""
-        dark, light = hand_value(self._hand[DARK]), hand_value(self._hand[LIGHT])
-        scores = (dark, light)
+        scores = dark, light = self.scores
+        end = GameEnd.BOTH_PASSED
         if dark != light:
             winner = DARK if dark < light else LIGHT
-            return Result(winner, scores, f"lower value in hand ({min(scores)} vs {max(scores)})")
+            return Outcome(winner, end, scores, f"lower value in hand ({min(scores)} vs {max(scores)})")
         for k in range(self._top, 0, -1):
             pd, pl = self.level_points(DARK, k), self.level_points(LIGHT, k)
             if pd != pl:
                 winner = DARK if pd < pl else LIGHT
-                return Result(winner, scores, f"equal hands ({dark} each); fewer points on "
-                              f"level {k} ({min(pd, pl)} vs {max(pd, pl)})")
-        return Result(None, scores, "draw: hands and every level equal")
+                return Outcome(winner, end, scores, f"equal hands ({dark} each); fewer points on "
+                               f"level {k} ({min(pd, pl)} vs {max(pd, pl)})")
+        return Outcome(None, end, scores, "draw: hands and every level equal")
 
     # -- move generation ----------------------------------------------------
     def _free(self, level: int) -> int:
@@ -443,15 +441,10 @@ class FoundationsGame(Game):
                    (level + 1, self._lengths_from(color, 0)))
         for lev, lengths in options:
             groups = list(self._start_groups(color, lev, lengths))
-            total = sum(starts.bit_count() for starts, _ in groups)
-            if not total:
-                continue
-            pick = rng.randrange(total)
-            for starts, table in groups:
-                size = starts.bit_count()
-                if pick < size:
-                    return Place(table[nth_cell(starts, pick)], lev)
-                pick -= size
+            pick = uniform_index(rng, [starts.bit_count() for starts, _ in groups])
+            if pick is not None:
+                starts, table = groups[pick[0]]
+                return Place(table[nth_cell(starts, pick[1])], lev)
         return PASS
 
     # -- checking moves -----------------------------------------------------

@@ -5,50 +5,34 @@ A ``Game`` is a mutable position with an undo stack, like a chess board:
 ``copy()`` gives an independent position. Moves come from ``legal_moves()``
 (lazy: HARI can have hundreds of thousands) or from ``parse_move(text)``,
 which checks notation and legality and raises a typed error naming the fault.
+``state()`` gives the whole position as values (``protocol.state``), the same
+shape for every game. Games are declared in ``protocol.registry``.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 
-from .board import COLOR_LETTER, COLOR_NAME, DARK, LIGHT
+from .board import DARK, LIGHT
 from .errors import GameOverError, IllegalMoveError
 from .moves import Move
+from .state import GameState, Hand, Outcome, Phase, Piece, hand_lengths
 
-
-@dataclass(frozen=True)
-class Result:
-    """How a finished game ended.
-
-    `winner` is DARK, LIGHT or None for a draw. `scores` is (Dark, Light) in the
-    game's own measure: ISAAC score, FOUNDATIONS value left in hand (lower is
-    better), HARI value on the board. `reason` is one human sentence.
-    """
-
-    winner: int | None
-    scores: tuple[int, int]
-    reason: str
-
-    @property
-    def text(self) -> str:
-        """'1-0' (Dark won), '0-1' (Light won) or '1/2-1/2'."""
-        if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner == DARK else "0-1"
-
-    def __str__(self) -> str:
-        who = "draw" if self.winner is None else f"{COLOR_NAME[self.winner]} wins"
-        return f"{self.text} ({who}, {self.scores[0]}-{self.scores[1]}: {self.reason})"
+Result = Outcome
+"""The former name of ``Outcome``, kept for existing callers."""
 
 
 class Game(ABC):
-    """A position of one of the three games, with its history since creation."""
+    """A position of one registered game, with its history since creation.
+
+    Positions are mutable, so they compare equal by position but are not hashable:
+    key dictionaries by ``position()``.
+    """
 
     name: str = ""
-    """'isaac', 'foundations' or 'hari': the UCI_Variant value and position-string tag."""
+    """The registered name: the UCI_Variant value and position-string tag."""
 
     # -- construction -------------------------------------------------------
     @classmethod
@@ -75,13 +59,56 @@ class Game(ABC):
     def turn(self) -> int:
         """DARK or LIGHT: who moves now."""
 
+    @property
+    def phase(self) -> Phase:
+        """The part of the game being played; PLAY in games with one part."""
+        return Phase.PLAY
+
+    @property
+    @abstractmethod
+    def passes(self) -> tuple[int, ...]:
+        """Who has passed in the current phase, first passer first."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> tuple[int, int]:
+        """(Dark, Light) in the game's own measure, the one ``Outcome.scores`` reports."""
+
+    @property
+    def counters(self) -> tuple[int | None, int | None] | None:
+        """Cells of the (Dark, Light) score counters in games that have them, else None."""
+        return None
+
+    @abstractmethod
+    def hand(self, color: int) -> Hand:
+        """Counts indexed by length 0..7 of `color`'s pieces in hand."""
+
+    @abstractmethod
+    def board(self) -> Iterator[Piece]:
+        """Every piece on the board as a value (any order; ``state()`` sorts them)."""
+
     @abstractmethod
     def is_over(self) -> bool:
         """True when the rules end the game here."""
 
     @abstractmethod
-    def result(self) -> Result | None:
-        """The result if the game is over, else None."""
+    def result(self) -> Outcome | None:
+        """How the game ended if it is over, else None."""
+
+    def state(self) -> GameState:
+        """The whole position as values: what display, pictures and records read."""
+        return GameState(
+            game=self.name,
+            position=self.position(),
+            turn=self.turn,
+            phase=self.phase,
+            pieces=tuple(sorted(self.board(), key=Piece.sort_key)),
+            hands=(hand_lengths(self.hand(DARK)), hand_lengths(self.hand(LIGHT))),
+            passes=self.passes,
+            scores=self.scores,
+            counters=self.counters,
+            outcome=self.result(),
+        )
 
     # -- moves --------------------------------------------------------------
     @abstractmethod
@@ -119,7 +146,7 @@ class Game(ABC):
     def pop(self) -> Move:
         """Undo the last pushed move and return it."""
 
-    def play(self, text_or_move) -> Move:
+    def play(self, text_or_move: str | Move) -> Move:
         """Check and play a move given as notation or Move; returns the canonical Move."""
         if self.is_over():
             raise GameOverError(str(text_or_move))
@@ -131,7 +158,10 @@ class Game(ABC):
         return move
 
     def random_move(self, rng: random.Random) -> Move | None:
-        """A uniformly random legal move (None if the game is over)."""
+        """A uniformly random legal move (None if the game is over).
+
+        Games with many moves override this to draw an index with ``uniform_index``
+        and build only the move at that index."""
         moves = list(self.legal_moves())
         return rng.choice(moves) if moves else None
 
@@ -164,13 +194,26 @@ class Game(ABC):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.position() == other.position()
 
-    def __hash__(self) -> int:
-        return hash(self.position())
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal now, different after a push
 
 
-def color_letter(color: int) -> str:
-    return COLOR_LETTER[color]
+def uniform_index(rng: random.Random, counts: Sequence[int]) -> tuple[int, int] | None:
+    """A uniform pick among ``sum(counts)`` items kept in groups: (group, index in it).
+
+    The uniform random move of every game: moves are counted per group (a
+    bitboard of start cells, a slide set, a removable piece) without being
+    built, one index below the total is drawn, and only that move is built.
+    None when there is nothing to pick.
+    """
+    total = sum(counts)
+    if not total:
+        return None
+    r = rng.randrange(total)
+    for group, k in enumerate(counts):
+        if r < k:
+            return group, r
+        r -= k
+    raise AssertionError("unreachable: r < total")
 
 
-def opponent(color: int) -> int:
-    return LIGHT - color
+__all__ = ["Game", "Result", "uniform_index"]

@@ -46,9 +46,10 @@ from .board import (
     segment_at,
 )
 from .errors import GameOverError, IllegalMoveError
-from .game import Game, Result
+from .game import Game, uniform_index
 from .moves import PASS, HariMove, Move, Pass, Slide
-from .position import PieceEntry, PositionRecord, check_passes, format_position
+from .position import PieceEntry, PositionRecord, check_passes, check_turn_order, format_position
+from .state import GameEnd, Outcome, Piece
 
 _OFF_CODE = len(SEGMENTS) + 1
 """Key code of a slide off the board; a slide to segment s has code s.index + 1."""
@@ -163,7 +164,7 @@ class HariGame(Game):
         self._min_length = [0, 0]
         self._turn = DARK
         self._passes: list[int] = []
-        self._history: list[_Undo] = []
+        self._stack: list[_Undo] = []
 
     # -- construction -------------------------------------------------------
     @classmethod
@@ -201,18 +202,10 @@ class HariGame(Game):
                 )
 
     def _check_turn_count(self, rec: PositionRecord) -> None:
-        """Every turn but a pass plays one piece and Dark moves first, so the counts of played pieces fix the turn."""
-        dark, light = (15 - sum(self._hands[c]) for c in (DARK, LIGHT))
-        counts = f"pieces played: Dark {dark}, Light {light}"
-        first = rec.passes[0] if rec.passes else None
-        if first is None and self._turn == DARK and dark != light:
-            raise rec.error("turn", f"{counts}; with Dark to move they must be equal")
-        if first is None and self._turn == LIGHT and dark != light + 1:
-            raise rec.error("turn", f"{counts}; with Light to move Dark must have played one more")
-        if first == DARK and light < dark:
-            raise rec.error("passes", f"{counts}; Dark passed first, so Light played at least as many")
-        if first == LIGHT and dark < light + 1:
-            raise rec.error("passes", f"{counts}; Light passed first, so Dark played more")
+        """Every turn but a pass plays one piece (placed or discarded), so the counts fix the turn."""
+        played = sum(SET_COUNTS.values())
+        check_turn_order(rec, (played - sum(self._hands[DARK]), played - sum(self._hands[LIGHT])),
+                         "played", "turn")
 
     def position(self) -> str:
         rec = PositionRecord(
@@ -225,7 +218,7 @@ class HariGame(Game):
         return format_position(rec)
 
     def copy(self) -> HariGame:
-        game = HariGame()
+        game = HariGame()  # its undo stack starts empty
         game._own = list(self._own)
         game._pieces = [set(p) for p in self._pieces]
         game._hands = [list(h) for h in self._hands]
@@ -246,28 +239,44 @@ class HariGame(Game):
         """Total value of `color`'s pieces on the board: the HARI score."""
         return sum(s.value for s in self._pieces[color])
 
+    @property
+    def scores(self) -> tuple[int, int]:
+        """(Dark, Light) value on the board: the HARI measure."""
+        return self.board_value(DARK), self.board_value(LIGHT)
+
+    @property
+    def passes(self) -> tuple[int, ...]:
+        """Who has passed, first passer first."""
+        return tuple(self._passes)
+
+    def board(self) -> Iterator[Piece]:
+        for color in (DARK, LIGHT):
+            for seg in self._pieces[color]:
+                yield Piece(color, seg)
+
     def pieces(self, color: int) -> list[Segment]:
         """`color`'s pieces on the board in (lo, hi) order."""
         return sorted(self._pieces[color], key=_piece_order)
 
-    def hand(self, color: int) -> list[int]:
+    def hand(self, color: int) -> tuple[int, ...]:
         """Counts by length (0..7) of `color`'s pieces in hand."""
-        return list(self._hands[color])
+        return tuple(self._hands[color])
 
-    def min_play_length(self, color: int) -> int:
+    def min_length(self, color: int) -> int:
         """Shortest length `color` may still play (0 before its first play)."""
         return self._min_length[color]
 
-    def result(self) -> Result | None:
+    def result(self) -> Outcome | None:
         if not self.is_over():
             return None
-        dark, light = self.board_value(DARK), self.board_value(LIGHT)
+        scores = dark, light = self.scores
+        end = GameEnd.BOTH_PASSED
         if dark == light:
-            return Result(None, (dark, light), f"both have {dark} points on the board")
+            return Outcome(None, end, scores, f"both have {dark} points on the board")
         winner = DARK if dark > light else LIGHT
         reason = (f"{COLOR_NAME[winner]} has {max(dark, light)} points on the board, "
                   f"{COLOR_NAME[1 - winner]} {min(dark, light)}")
-        return Result(winner, (dark, light), reason)
+        return Outcome(winner, end, scores, reason)
 
     def playable_lengths(self, color: int) -> list[int]:
         """Ascending lengths `color` holds and may still play (not shorter than its last play)."""
@@ -346,12 +355,10 @@ class HariGame(Game):
         if not self.playable_lengths(self._turn):
             return PASS
         sets = list(self.slide_sets())
-        index = rng.randrange(sum(s.plays for s in sets))
-        for slide_set in sets:
-            if index < slide_set.plays:
-                return self._play_at(slide_set, index)
-            index -= slide_set.plays
-        raise AssertionError("index beyond the move count")
+        pick = uniform_index(rng, [s.plays for s in sets])
+        if pick is None:
+            raise AssertionError("a player with a playable piece has a move")
+        return self._play_at(sets[pick[0]], pick[1])
 
     def _play_at(self, slide_set: SlideSet, index: int) -> HariMove:
         """The play number `index` in ``plays_after(slide_set)`` order, found by counting bits."""
@@ -484,7 +491,7 @@ class HariGame(Game):
     # -- playing ------------------------------------------------------------
     def push(self, move: Move) -> None:
         mover = self._turn
-        self._history.append(_Undo(move, mover, self._turn, self._min_length[mover]))
+        self._stack.append(_Undo(move, mover, self._turn, self._min_length[mover]))
         if isinstance(move, Pass):
             self._passes.append(mover)
         else:
@@ -514,7 +521,7 @@ class HariGame(Game):
         return other
 
     def pop(self) -> Move:
-        undo = self._history.pop()
+        undo = self._stack.pop()
         move, mover = undo.move, undo.mover
         if isinstance(move, Pass):
             self._passes.pop()

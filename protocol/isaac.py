@@ -41,8 +41,10 @@ from .board import (
     placement_starts,
 )
 from .errors import GameOverError, IllegalMoveError
-from .game import Game, Result
+from .game import Game, uniform_index
 from .moves import PASS, Move, Pass, Place, Remove
+from .position import PositionRecord, check_passes, check_turn_order
+from .state import GameEnd, Outcome, Phase, Piece
 
 WIN_SCORE = 100
 """Reaching this score ends the game at once."""
@@ -88,6 +90,27 @@ def _score_choice_count(s: int, top: int, forbidden: int) -> int:
 def _lengths_in(hand: list[int]) -> list[int]:
     """Distinct lengths present in a hand, ascending (what count_placements wants)."""
     return [n for n in LENGTHS if hand[n]]
+
+
+def unplayed_line(hand: tuple[int, ...] | list[int]) -> tuple[int, int]:
+    """(cells, pieces) of the line a hand of never-placed pieces makes: the tie-break measure."""
+    return sum(n * hand[n] for n in LENGTHS), sum(hand[n] for n in LENGTHS)
+
+
+def tiebreak(dark_hand: tuple[int, ...], light_hand: tuple[int, ...]) -> tuple[int, str]:
+    """(winner, reason) at equal scores: the longer line of never-placed pieces wins (ruling 4);
+    equal cells: the line of fewer pieces is longer; all equal: Dark wins."""
+    (cd, pd), (cl, pl) = unplayed_line(dark_hand), unplayed_line(light_hand)
+    cells, count = (cd, cl), (pd, pl)
+    if cd != cl:
+        w = DARK if cd > cl else LIGHT
+        return w, (f"equal scores; {COLOR_NAME[w]}'s unplayed line is longer "
+                   f"({cells[w]} cells to {cells[1 - w]})")
+    if pd != pl:
+        w = DARK if pd < pl else LIGHT
+        return w, (f"equal scores and unplayed lines of {cd} cells; {COLOR_NAME[w]}'s has fewer "
+                   f"pieces ({count[w]} to {count[1 - w]}), so it is longer")
+    return DARK, "equal scores and lines; Dark wins ties"
 
 
 class IsaacGame(Game):
@@ -138,8 +161,6 @@ class IsaacGame(Game):
 
     def _validate_placement(self, rec, gone) -> None:
         """Reject what the placement phase cannot produce (see SPEC.md)."""
-        from .position import check_passes
-
         for color in (DARK, LIGHT):
             missing = [n for n in LENGTHS for _ in range(gone[color][n])]
             if missing:
@@ -163,25 +184,12 @@ class IsaacGame(Game):
                     f"{fit.length} still fits (e.g. {fit.name})")
         self._check_placement_turn(rec)
 
-    def _check_placement_turn(self, rec) -> None:
+    def _check_placement_turn(self, rec: PositionRecord) -> None:
         """Dark places first and turns alternate until someone passes."""
-        nd, nl = (len(self.pieces(c)) for c in (DARK, LIGHT))
-        if self._passes == ():
-            ok = nd == nl if self._turn == DARK else nd == nl + 1
-        elif self._passes == (DARK,):  # Dark passed at nd == nl; Light placed on alone
-            ok = nl >= nd
-        else:  # Light passed at nd == nl + 1; Dark placed on alone
-            ok = nd >= nl + 1
-        if not ok:
-            raise rec.error(
-                "turn", f"Dark has placed {nd} pieces and Light {nl}: with passes "
-                f"{''.join(COLOR_LETTER[c] for c in self._passes) or '-'} it cannot be "
-                f"{COLOR_NAME[self._turn]}'s turn (Dark places first, then turns alternate)")
+        check_turn_order(rec, (len(self.pieces(DARK)), len(self.pieces(LIGHT))), "placed", "pieces")
 
     def _validate_scoring(self, rec, gone) -> None:
         """Reject what the scoring phase cannot produce (see SPEC.md)."""
-        from .position import check_passes
-
         d, u = self._scores
         if d >= WIN_SCORE and u >= WIN_SCORE:
             raise rec.error("scores", "only one player can reach 100: the game ends at once")
@@ -247,9 +255,9 @@ class IsaacGame(Game):
         return self._turn
 
     @property
-    def phase(self) -> str:
-        """'place' or 'score'."""
-        return "score" if self._scoring else "place"
+    def phase(self) -> Phase:
+        """PLACE or SCORE (equal to the strings 'place' and 'score')."""
+        return Phase.SCORE if self._scoring else Phase.PLACE
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -270,6 +278,11 @@ class IsaacGame(Game):
             out.append(self._seg_at_lo[low.bit_length() - 1])
         return out
 
+    def board(self) -> Iterator[Piece]:
+        for color in (DARK, LIGHT):
+            for seg in self.pieces(color):
+                yield Piece(color, seg)
+
     def hand(self, color: int) -> tuple[int, ...]:
         """Counts by length (index 0..7) of `color`'s pieces never placed."""
         return tuple(self._hand[color])
@@ -277,6 +290,11 @@ class IsaacGame(Game):
     def longest_removed(self, color: int) -> int:
         """Length of `color`'s longest removed piece (0 if none): the removal minimum."""
         return self._removed_max[color]
+
+    @property
+    def counters(self) -> tuple[int | None, int | None]:
+        """Cells of (Dark, Light)'s counters; (None, None) in the placement phase."""
+        return self.counter_cell(DARK), self.counter_cell(LIGHT)
 
     def counter_cell(self, color: int) -> int | None:
         """Cell of `color`'s counter; None in the placement phase or after reaching 100."""
@@ -310,32 +328,18 @@ class IsaacGame(Game):
         return self._scoring and (
             len(self._passes) == 2 or self._scores[0] >= WIN_SCORE or self._scores[1] >= WIN_SCORE)
 
-    def result(self) -> Result | None:
+    def result(self) -> Outcome | None:
         if not self.is_over():
             return None
         scores = self.scores
         winner = self._winner_by_100()
         if winner is not None:
-            return Result(winner, scores, f"{COLOR_NAME[winner]} reached 100")
+            return Outcome(winner, GameEnd.SCORE_LIMIT, scores, f"{COLOR_NAME[winner]} reached 100")
         if scores[0] != scores[1]:
             winner = DARK if scores[0] > scores[1] else LIGHT
-            return Result(winner, scores, f"{COLOR_NAME[winner]} has the higher score")
-        return self._tiebreak(scores)
-
-    def _tiebreak(self, scores: tuple[int, int]) -> Result:
-        """Equal scores: the longer line of never-placed pieces wins (ruling 4)."""
-        cells = [sum(n * self._hand[c][n] for n in LENGTHS) for c in (DARK, LIGHT)]
-        count = [sum(self._hand[c][n] for n in LENGTHS) for c in (DARK, LIGHT)]
-        if cells[0] != cells[1]:
-            w = DARK if cells[0] > cells[1] else LIGHT
-            return Result(w, scores, f"equal scores; {COLOR_NAME[w]}'s unplayed line is longer "
-                                     f"({cells[w]} cells to {cells[1 - w]})")
-        if count[0] != count[1]:
-            w = DARK if count[0] < count[1] else LIGHT
-            return Result(w, scores, f"equal scores and unplayed lines of {cells[0]} cells; "
-                                     f"{COLOR_NAME[w]}'s has fewer pieces ({count[w]} to "
-                                     f"{count[1 - w]}), so it is longer")
-        return Result(DARK, scores, "equal scores and lines; Dark wins ties")
+            return Outcome(winner, GameEnd.BOTH_PASSED, scores, f"{COLOR_NAME[winner]} has the higher score")
+        winner, reason = tiebreak(self.hand(DARK), self.hand(LIGHT))
+        return Outcome(winner, GameEnd.BOTH_PASSED, scores, reason)
 
     # -- move generation ----------------------------------------------------
     def removal_options(self) -> list[tuple[Segment, int]]:
@@ -407,33 +411,26 @@ class IsaacGame(Game):
             return self._random_placement(rng)
         s = self._scores[self._turn]
         forbidden = self._forbidden_score()
-        options = [(seg, top, _score_choice_count(s, top, forbidden))
-                   for seg, top in self._removal_options()]
-        total = sum(k for _, _, k in options)
-        if not total:
+        options = list(self._removal_options())
+        pick = uniform_index(rng, [_score_choice_count(s, top, forbidden) for _, top in options])
+        if pick is None:
             return PASS
-        r = rng.randrange(total)
-        for seg, top, k in options:
-            if r < k:
-                return Remove(seg, _score_choices(s, top, forbidden)[r])
-            r -= k
-        raise AssertionError("unreachable: r < total")
+        seg, top = options[pick[0]]
+        return Remove(seg, _score_choices(s, top, forbidden)[pick[1]])
 
     def _random_placement(self, rng: random.Random) -> Move:
         empty = ALL_CELLS ^ self._occ
-        lengths = _lengths_in(self._hand[self._turn])
-        total = count_placements(empty, lengths)
-        if not total:
-            return PASS
-        r = rng.randrange(total)
-        for n in lengths:
+        groups: list[tuple[int, list[Segment | None]]] = []
+        for n in _lengths_in(self._hand[self._turn]):
             h, v = placement_starts(empty, n)
-            for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
-                k = bits.bit_count()
-                if r < k:
-                    return PLACE[table[nth_cell(bits, r)].index]
-                r -= k
-        raise AssertionError("unreachable: r < total")
+            groups += ((h, H_SEG[n]), (v, V_SEG[n]))
+        pick = uniform_index(rng, [bits.bit_count() for bits, _ in groups])
+        if pick is None:
+            return PASS
+        bits, table = groups[pick[0]]
+        seg = table[nth_cell(bits, pick[1])]
+        assert seg is not None
+        return PLACE[seg.index]
 
     # -- checking -----------------------------------------------------------
     def parse_move(self, text: str) -> Move:

@@ -114,3 +114,34 @@ def check_passes(rec: PositionRecord, game_over: bool) -> None:
         raise rec.error(
             "turn", f"{'Dark' if rec.turn == 0 else 'Light'} has passed and cannot be the side to move"
         )
+
+
+def check_turn_order(rec: PositionRecord, played: tuple[int, int], verb: str, uneven_field: str) -> None:
+    """Dark moves first and turns alternate until the first pass; then the other plays on alone.
+
+    `played` is how many turns (pieces placed or played) each colour has taken
+    since the phase began, so it fixes whose turn it is. `verb` words the counts
+    ('placed', 'played'); `uneven_field` is the field blamed when the counts
+    themselves cannot come from alternating turns.
+    """
+    nd, nl = played
+    counts = f"Dark has {verb} {nd} pieces and Light {nl}"
+    first = rec.passes[0] if rec.passes else None
+    if first is None:
+        need = 0 if nd == nl else 1 if nd == nl + 1 else None
+        if rec.turn == need:
+            return
+        field_name = "turn" if need is not None else uneven_field
+        if rec.turn == 0:
+            rule = "with Dark to move they must be equal"
+        else:
+            rule = "with Light to move Dark must have played one more"
+        mover = "Dark" if rec.turn == 0 else "Light"
+        then = "" if need is None else f", so it is {'Dark' if need == 0 else 'Light'}'s turn"
+        raise rec.error(field_name, f"{counts}: it cannot be {mover}'s turn ({rule}){then}")
+    if first == 0 and nl < nd:
+        raise rec.error("passes", f"{counts}: Dark passed first, so Light played at least as many "
+                        "(Dark could pass only with as many pieces as Light, who then played on alone)")
+    if first == 1 and nd < nl + 1:
+        raise rec.error("passes", f"{counts}: Light passed first, so Dark played more "
+                        "(Light could pass only with one piece fewer than Dark, who then played on alone)")

@@ -510,9 +510,9 @@ def test_position_round_trips_and_is_canonical():
 def test_minimum_play_length_is_derived_from_what_left_the_hand():
     # Dark got rid of a 6 earlier: set - hand holds a 6, so 6 is the minimum.
     game = HariGame.from_position("hari a0c0/- 3333444455567/33334444555667 l -")
-    assert game.min_play_length(DARK) == 6
-    assert game.min_play_length(LIGHT) == 3
-    assert HariGame.start().min_play_length(DARK) == 0
+    assert game.min_length(DARK) == 6
+    assert game.min_length(LIGHT) == 3
+    assert HariGame.start().min_length(DARK) == 0
 
 
 # -- uniform random moves --------------------------------------------------------
@@ -565,6 +565,6 @@ def test_slide_ends_agree_with_the_single_slide_sets():
                 occupied |= piece.mask
         mine = {(p, end) for p in game.pieces(game.turn) for end in slide_ends(p, occupied)}
         budget_ok = {(p, e) for p, e in mine if any(p.value <= n_value for n_value in
-                     [VALUE[n] for n in LENGTHS if game.hand(game.turn)[n] and n >= game.min_play_length(game.turn)])}
+                     [VALUE[n] for n in LENGTHS if game.hand(game.turn)[n] and n >= game.min_length(game.turn)])}
         assert singles == budget_ok
         checked += 1

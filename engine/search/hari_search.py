@@ -46,7 +46,7 @@ SLIDE_CANDIDATES = 24
 def moves_left(game) -> int:
     """Plays the side to move still has (one piece a turn), for the clock."""
     me = game.turn
-    low = game.min_play_length(me)
+    low = game.min_length(me)
     hand = game.hand(me)
     return max(1, sum(hand[n] for n in LENGTHS if n >= low))
 
