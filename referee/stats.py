@@ -260,10 +260,10 @@ class EngineTotals:
                 "elo_vs_field": json_number(elo), "elo_low": json_number(lo), "elo_high": json_number(hi)}
 
 
-def json_number(x: float) -> float | str:
-    """A float for JSON: rounded, and '+inf'/'-inf' as strings (JSON has no infinity)."""
-    if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
+def json_number(x: float) -> float | None:
+    """A float for JSON: rounded, and None (null) for an infinity or NaN, which JSON cannot hold."""
+    if math.isinf(x) or math.isnan(x):
+        return None
     return round(x, 2) + 0.0   # + 0.0 turns -0.0 into 0.0
 
 

@@ -55,6 +55,6 @@ def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
     return "\n".join(lines)
 
 
-def _elo(value: float | str) -> str:
-    """An Elo figure of summary.json (a number, or a string such as '+inf') for the text."""
-    return value if isinstance(value, str) else format_elo(value)
+def _elo(value: float | None) -> str:
+    """An Elo figure of summary.json for the text; null there is an infinite estimate (a 100% or 0% score)."""
+    return "n/a" if value is None else format_elo(value)

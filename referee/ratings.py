@@ -1,0 +1,334 @@
+"""Ratings over all games of a run, a head-to-head crosstable and per-encounter game-pair statistics.
+
+The rating model is the one Ordo fits: Bradley-Terry (logistic) with a first-move advantage,
+where the expected score of Dark in a game between engines d and l is
+
+    E = 1 / (1 + 10 ** (-(R_d - R_l + W) / 400))
+
+and a draw counts as half a win and half a loss (the log-likelihood of a game scoring s for
+Dark is ``s log E + (1 - s) log (1 - E)``). Ratings and W are the maximum-likelihood values
+(scipy.optimize on the exact gradient and Hessian); the 95% intervals come from the inverse of
+the observed information (the Hessian at the optimum). Ratings are relative, so one more
+condition fixes them: the anchor (the average is 0, or a named engine is 0).
+
+When the results are separable (an engine won or lost every game, or a group of engines beat
+another group in every game) the maximum-likelihood ratings are infinite. Then, and only then,
+one virtual draw per encounter and colour is added (half a game each way, the prior BayesElo
+uses), which keeps every number finite; the result says so in ``method``.
+
+Everything returned is plain data (dicts, lists, floats, None) for summary.json and the report.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .stats import PAIR_SCORES, Z95, elo_interval_pentanomial, pentanomial_counts
+
+ELO_PER_NAT = 400.0 / math.log(10.0)
+"""Elo points per natural-log unit of the logistic curve (the model works in natural units)."""
+
+DIVERGED_ELO = 1500.0
+"""A fitted difference beyond this means the plain maximum does not exist (separable results)."""
+
+PRIOR_DRAWS = 1.0
+"""Virtual draws per encounter (split over both colours) added only when results are separable."""
+
+
+class RatingsUnavailable(Exception):
+    """The ratings cannot be computed here (scipy is missing); said once, in plain words."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """All games with one engine as Dark and another as Light: count and Dark's points."""
+
+    dark: int
+    light: int
+    games: float
+    dark_points: float
+
+
+def _points(result: str) -> float:
+    return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+
+
+def _cells(records: Iterable[dict[str, Any]], index: dict[str, int]) -> list[Cell]:
+    totals: dict[tuple[int, int], list[float]] = {}
+    for record in records:
+        dark, light = record["dark"]["name"], record["light"]["name"]
+        if dark not in index or light not in index or dark == light:
+            continue
+        cell = totals.setdefault((index[dark], index[light]), [0.0, 0.0])
+        cell[0] += 1
+        cell[1] += _points(record["result"])
+    return [Cell(d, light, n, s) for (d, light), (n, s) in sorted(totals.items())]
+
+
+def _with_prior(cells: list[Cell]) -> list[Cell]:
+    """Every encounter gets PRIOR_DRAWS virtual draws, half with each engine as Dark."""
+    out = {(c.dark, c.light): [c.games, c.dark_points] for c in cells}
+    pairs = {tuple(sorted((c.dark, c.light))) for c in cells}
+    half = PRIOR_DRAWS / 2
+    for a, b in pairs:
+        for d, light in ((a, b), (b, a)):
+            cell = out.setdefault((d, light), [0.0, 0.0])
+            cell[0] += half
+            cell[1] += half / 2
+    return [Cell(d, light, n, s) for (d, light), (n, s) in sorted(out.items())]
+
+
+def _fit(cells: list[Cell], n: int) -> tuple[list[float], float, list[list[float]], bool]:
+    """(ratings with engine 0 at 0, W, covariance of (r_1..r_{n-1}, W), converged) in natural units."""
+    try:
+        import numpy as np
+        from scipy.optimize import minimize
+    except ImportError:
+        raise RatingsUnavailable("ratings need scipy (pip install 'isaac-arena[ratings]')") from None
+    dark = np.array([c.dark for c in cells], dtype=int)
+    light = np.array([c.light for c in cells], dtype=int)
+    games = np.array([c.games for c in cells])
+    points = np.array([c.dark_points for c in cells])
+    k = n  # parameters: r_1..r_{n-1} (r_0 = 0) and W last
+
+    def design() -> Any:
+        # x = r_dark - r_light + W as a linear map of the parameters
+        m = np.zeros((len(cells), k))
+        for row, (d, lt) in enumerate(zip(dark, light)):
+            if d > 0:
+                m[row, d - 1] += 1.0
+            if lt > 0:
+                m[row, lt - 1] -= 1.0
+            m[row, k - 1] = 1.0
+        return m
+
+    a = design()
+
+    def negloglik(theta: Any) -> float:
+        x = a @ theta
+        # log sigma(x) = -log(1 + e^-x), computed stably
+        return float(np.sum(points * np.logaddexp(0.0, -x) + (games - points) * np.logaddexp(0.0, x)))
+
+    def gradient(theta: Any) -> Any:
+        x = a @ theta
+        expected = games / (1.0 + np.exp(-x))
+        return -(a.T @ (points - expected))
+
+    def hessian(theta: Any) -> Any:
+        x = a @ theta
+        p = 1.0 / (1.0 + np.exp(-x))
+        weight = games * p * (1.0 - p)
+        return a.T @ (a * weight[:, None])
+
+    result = minimize(negloglik, np.zeros(k), jac=gradient, hess=hessian, method="trust-exact",
+                      options={"gtol": 1e-10, "maxiter": 500})
+    theta = result.x
+    ratings = [0.0] + [float(v) for v in theta[: k - 1]]
+    info = hessian(theta)
+    try:
+        cov = np.linalg.inv(info)
+        ok = bool(np.all(np.isfinite(cov)))
+    except np.linalg.LinAlgError:
+        cov, ok = np.full((k, k), np.nan), False
+    return ratings, float(theta[k - 1]), cov.tolist(), bool(result.success) and ok
+
+
+def _transform(n: int, anchor: int | None) -> list[list[float]]:
+    """Rows mapping (r_0..r_{n-1}) to the anchored ratings: average 0, or engine `anchor` at 0."""
+    rows = []
+    for i in range(n):
+        if anchor is None:
+            rows.append([(1.0 if j == i else 0.0) - 1.0 / n for j in range(n)])
+        else:
+            rows.append([(1.0 if j == i else 0.0) - (1.0 if j == anchor else 0.0) for j in range(n)])
+    return rows
+
+
+def _elo(value: float) -> float:
+    return round(value * ELO_PER_NAT, 2) + 0.0
+
+
+def fit_ratings(records: Sequence[dict[str, Any]], names: Sequence[str], anchor: str | None = None) -> dict[str, Any]:
+    """Maximum-likelihood ratings of `names` from `records` (game record dicts), plain data.
+
+    ``{"model", "method", "anchor", "first_move_advantage": {elo, low, high},
+    "engines": [{name, elo, low, high, games, points}] (best first)}``; an engine without games
+    has elo/low/high null. Raises ValueError for an anchor that is not one of the engines."""
+    names = list(names)
+    if anchor is not None and anchor not in names:
+        raise ValueError(f"rating anchor {anchor!r} is not one of the engines ({', '.join(names)})")
+    played = sorted({n for r in records for n in (r["dark"]["name"], r["light"]["name"]) if n in names},
+                    key=names.index)
+    out: dict[str, Any] = {
+        "model": "Bradley-Terry (logistic Elo), draws as half points, first-move advantage W",
+        "method": "maximum likelihood", "anchor": anchor if anchor is not None else "average 0",
+        "first_move_advantage": {"elo": None, "low": None, "high": None}, "engines": [],
+    }
+    games = {n: 0 for n in names}
+    points = {n: 0.0 for n in names}
+    for r in records:
+        d, lt, s = r["dark"]["name"], r["light"]["name"], _points(r["result"])
+        if d in games:
+            games[d] += 1
+            points[d] += s
+        if lt in games:
+            games[lt] += 1
+            points[lt] += 1.0 - s
+    rated: dict[str, tuple[float, float, float]] = {}
+    anchor_here = anchor if anchor in played else None
+    if len(played) >= 2 and (anchor is None or anchor_here is not None):
+        index = {name: i for i, name in enumerate(played)}
+        cells = _cells(records, index)
+        ratings, w, cov, ok = _fit(cells, len(played))
+        spread = max(abs(v) for v in [*ratings, w]) * ELO_PER_NAT
+        if not ok or spread > DIVERGED_ELO:
+            ratings, w, cov, ok = _fit(_with_prior(cells), len(played))
+            out["method"] = (f"maximum likelihood with {PRIOR_DRAWS:g} virtual draw per encounter "
+                             "(the results are separable: plain maximum-likelihood ratings are infinite)")
+        n = len(played)
+        # covariance of (r_0..r_{n-1}, W) with r_0 fixed at 0 (zero row and column)
+        full = [[0.0] * (n + 1) for _ in range(n + 1)]
+        for i in range(n):
+            for j in range(n):
+                full[i + 1][j + 1] = cov[i][j]
+        rows = _transform(n, index[anchor_here] if anchor_here is not None else None)
+        for i, name in enumerate(played):
+            value = sum(rows[i][j] * ratings[j] for j in range(n))
+            var = sum(rows[i][a] * full[a][b] * rows[i][b] for a in range(n) for b in range(n))
+            half = Z95 * math.sqrt(max(var, 0.0))
+            rated[name] = (value, value - half, value + half)
+        w_half = Z95 * math.sqrt(max(full[n][n], 0.0))
+        out["first_move_advantage"] = {"elo": _elo(w), "low": _elo(w - w_half), "high": _elo(w + w_half)}
+    elif len(played) == 1 and anchor in (None, played[0]):
+        rated[played[0]] = (0.0, 0.0, 0.0)
+    rows_out: list[dict[str, Any]] = []
+    for name in names:
+        elo = rated.get(name)
+        rows_out.append({"name": name, "elo": None if elo is None else _elo(elo[0]),
+                         "low": None if elo is None else _elo(elo[1]),
+                         "high": None if elo is None else _elo(elo[2]),
+                         "games": games[name], "points": points[name]})
+    rows_out.sort(key=lambda e: (e["elo"] is None, -(e["elo"] or 0.0), -e["points"], e["name"]))
+    out["engines"] = rows_out
+    return out
+
+
+# -- the crosstable and encounters -----------------------------------------------
+
+def crosstable(records: Iterable[dict[str, Any]], names: Sequence[str]) -> dict[str, dict[str, dict[str, float]]]:
+    """{row engine: {column engine: {"games", "points"}}}: the row engine's points against the column."""
+    table: dict[str, dict[str, dict[str, float]]] = {a: {} for a in names}
+    for record in records:
+        d, lt, s = record["dark"]["name"], record["light"]["name"], _points(record["result"])
+        for me, other, mine in ((d, lt, s), (lt, d, 1.0 - s)):
+            if me in table:
+                cell = table[me].setdefault(other, {"games": 0, "points": 0.0})
+                cell["games"] += 1
+                cell["points"] += mine
+    return table
+
+
+def encounters(records: Sequence[dict[str, Any]], names: Sequence[str]) -> list[dict[str, Any]]:
+    """One entry per pair of engines that met: results, pentanomial pair counts and pair-based Elo."""
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            games = [r for r in records if {r["dark"]["name"], r["light"]["name"]} == {a, b}]
+            if not games:
+                continue
+            wins = sum(1 for r in games if _winner(r) == a)
+            losses = sum(1 for r in games if _winner(r) == b)
+            draws = len(games) - wins - losses
+            penta = pentanomial_counts(games, a)
+            elo, low, high = elo_interval_pentanomial(penta) if sum(penta) else (math.nan,) * 3
+            out.append({"first": a, "second": b, "games": len(games), "wins": wins, "draws": draws,
+                        "losses": losses, "points": wins + draws / 2, "pentanomial": penta,
+                        "pairs": sum(penta), "pair_scores": list(PAIR_SCORES),
+                        "pentanomial_elo": finite_or_none(elo), "pentanomial_elo_low": finite_or_none(low),
+                        "pentanomial_elo_high": finite_or_none(high)})
+    return out
+
+
+def _winner(record: dict[str, Any]) -> str | None:
+    result = record["result"]
+    if result == "1-0":
+        return str(record["dark"]["name"])
+    if result == "0-1":
+        return str(record["light"]["name"])
+    return None
+
+
+def finite_or_none(x: float) -> float | None:
+    """A JSON-safe number: rounded, or None for infinities and NaN (JSON has neither)."""
+    if math.isnan(x) or math.isinf(x):
+        return None
+    return round(x, 2) + 0.0
+
+
+def ratings_report(records: Sequence[dict[str, Any]], names: Sequence[str], anchor: str | None = None) -> dict[str, Any]:
+    """Everything for a summary or report: ratings (or why there are none), crosstable, encounters."""
+    try:
+        ratings: dict[str, Any] | None = fit_ratings(records, names, anchor)
+        error = None
+    except RatingsUnavailable as exc:
+        ratings, error = None, str(exc)
+    report: dict[str, Any] = {"ratings": ratings, "crosstable": crosstable(records, names),
+                              "encounters": encounters(records, names)}
+    if error is not None:
+        report["ratings_error"] = error
+    return report
+
+
+# -- text ----------------------------------------------------------------------
+
+def _num(x: float | None, signed: bool = True) -> str:
+    if x is None:
+        return "-"
+    return f"{x:+.1f}" if signed else f"{x:.1f}"
+
+
+def _pts(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:.1f}"
+
+
+def ratings_text(report: dict[str, Any]) -> str:
+    """The ratings table, the crosstable and the encounters as fixed-width text."""
+    lines: list[str] = []
+    ratings = report.get("ratings")
+    if ratings is None:
+        lines.append(f"ratings: {report.get('ratings_error', 'not available')}")
+        names = list(report["crosstable"])
+    else:
+        engines = ratings["engines"]
+        names = [e["name"] for e in engines]
+        width = max([6] + [len(n) for n in names])
+        w = ratings["first_move_advantage"]
+        lines.append(f"ratings ({ratings['method']}; anchor: {ratings['anchor']}; first-move advantage "
+                     f"{_num(w['elo'])} ({_num(w['low'])}, {_num(w['high'])}))")
+        lines.append(f"{'Rank':>4}  {'Engine':<{width}}  {'Elo':>7}  {'95% interval':<17}  {'Games':>5}  Points")
+        for rank, e in enumerate(engines, 1):
+            interval = f"({_num(e['low'])}, {_num(e['high'])})"
+            lines.append(f"{rank:>4}  {e['name']:<{width}}  {_num(e['elo']):>7}  {interval:<17}  "
+                         f"{e['games']:>5}  {_pts(e['points'])}")
+    table = report["crosstable"]
+    if len(names) >= 2:
+        width = max([6] + [len(n) for n in names])
+        cols = [n[:7] for n in names]
+        lines.append("crosstable (row engine's points / games against the column engine)")
+        lines.append(f"{'':<{width}}  " + "  ".join(f"{c:>9}" for c in cols))
+        for a in names:
+            cells = []
+            for b in names:
+                cell = table.get(a, {}).get(b)
+                cells.append(f"{'':>9}" if a == b or cell is None
+                             else f"{_pts(cell['points']) + '/' + str(int(cell['games'])):>9}")
+            lines.append(f"{a:<{width}}  " + "  ".join(cells))
+    for e in report["encounters"]:
+        if e["pairs"]:
+            lines.append(f"{e['first']} vs {e['second']}: game pairs (0, 1/2, 1, 3/2, 2) {e['pentanomial']}, "
+                         f"pair-based Elo {_num(e['pentanomial_elo'])} ({_num(e['pentanomial_elo_low'])}, "
+                         f"{_num(e['pentanomial_elo_high'])})")
+    return "\n".join(lines)
