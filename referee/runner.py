@@ -93,6 +93,7 @@ class RunPlan:
     sprt: Sprt | None = None
     max_plies: int = 1000
     player_options: dict = field(default_factory=dict)
+    preflight: bool = False                # start every engine once before the first game (the CLI does)
 
     def game_spec(self, scheduled: ScheduledGame) -> GameSpec:
         by_name = {spec.name: spec for spec in self.engines}
@@ -174,6 +175,8 @@ class Runner:
             self.outcome.stopped = f"sprt {decision}"
             return self.outcome
         self._queue = self.pending()
+        if self.plan.preflight and self._queue:
+            await self._preflight()
         self._workers = [asyncio.create_task(self._worker()) for _ in range(max(1, self.plan.concurrency))]
         try:
             await asyncio.wait(self._workers)
@@ -189,6 +192,21 @@ class Runner:
             if not task.cancelled() and task.exception() is not None:
                 raise task.exception()
         return self.outcome
+
+    async def _preflight(self) -> None:
+        """Every engine of the pending games started once; PreflightFailed lists all problems."""
+        from .preflight import PreflightFailed, preflight
+        names = [spec.name for spec in self.plan.engines
+                 if any(spec.name in (g.dark, g.light) for g in self._queue)]
+        try:
+            problems = await preflight(self.pool, self.plan.game_type, names)
+        except BaseException:
+            await self.pool.close()
+            raise
+        if problems:
+            await self.pool.close()
+            raise PreflightFailed(problems)
+        self.store.event(f"preflight: {len(names)} engines started and ready for {self.plan.game_type}")
 
     def interrupt(self) -> None:
         """Stop now (Ctrl-C): no new games, running games abandoned, finished records kept.

@@ -12,12 +12,13 @@ from protocol import GAME_NAMES
 
 from .. import config as cfg
 from ..pgn import records_to_pgn
+from ..preflight import PreflightFailed
 from ..progress import Progress
 from ..runner import Runner, Tracker
 from ..schedule import FORMATS
-from ..store import PGN, SUMMARY
+from ..store import CONFIG, PGN, SUMMARY
 from .arguments import Options, non_negative_int, positive_float, positive_int
-from .command import EXIT_INTERRUPTED, EXIT_OK, Command
+from .command import EXIT_INTERRUPTED, EXIT_OK, Command, UsageError
 from .iolog import io_logger
 from .plan import build_plan, default_concurrency
 from .resume import prepare
@@ -116,6 +117,12 @@ def run_games(args: argparse.Namespace) -> int:
             interrupted = asyncio.run(run_with_signals(runner))
         except KeyboardInterrupt:
             interrupted = True
+        except PreflightFailed as failed:
+            store.event(failed.message())
+            store.close()
+            if not resumed and not records:
+                store.path(CONFIG).unlink(missing_ok=True)   # nothing was played: the --out DIR stays free
+            raise UsageError(failed.message()) from None
     if interrupted:
         runner.outcome.stopped = "interrupted"
         store.event(f"interrupted after {runner.outcome.played} games this run")

@@ -91,4 +91,5 @@ def build_plan(args: argparse.Namespace, identity: Identity, openings: list[Open
                    schedule=schedule(identity),
                    book=OpeningBook.fixed(identity["game"], openings or [Opening(None)]),
                    concurrency=args.concurrency or default_concurrency(), sprt=sprt,
-                   max_plies=identity.get("max_plies", 1000), player_options=player_options(args))
+                   max_plies=identity.get("max_plies", 1000), player_options=player_options(args),
+                   preflight=True)
