@@ -34,7 +34,9 @@ from .engine_process import EngineSpec
 from .timecontrol import TimeControl
 
 DEFAULT_TC = "10+0.1"
-ENGINE_KEYS = ("name", "cmd", "arg", "dir", "tc", "memory_mb", "cpu_seconds", "proto")
+ENGINE_KEYS = ("name", "cmd", "arg", "dir", "tc", "memory_mb", "cpu_seconds", "proto", "sandbox",
+               "writable", "readable")
+REPEATABLE_KEYS = ("arg", "writable", "readable")
 RESERVED_OPTIONS = ("UCI_Variant",)
 """Options the referee sets itself: the game comes from --game."""
 
@@ -50,6 +52,8 @@ class EngineArgs:
     values: dict[str, str] = field(default_factory=dict)
     args: list[str] = field(default_factory=list)
     options: dict[str, str] = field(default_factory=dict)
+    writable: list[str] = field(default_factory=list)
+    readable: list[str] = field(default_factory=list)
 
 
 def parse_engine_words(words: list[str], where: str) -> EngineArgs:
@@ -67,6 +71,8 @@ def parse_engine_words(words: list[str], where: str) -> EngineArgs:
             out.options[name] = value
         elif key == "arg":
             out.args.append(value)
+        elif key in ("writable", "readable"):
+            getattr(out, key).append(value)
         elif key in ENGINE_KEYS:
             if key in out.values:
                 raise ConfigError(f"{where}: {key}= given twice")
@@ -90,7 +96,8 @@ def load_engines_file(path: str) -> dict[str, dict]:
     engines = data.get("engines")
     if not isinstance(engines, dict) or not engines:
         raise ConfigError(f"--engines-file {path}: expected [engines.<name>] tables")
-    allowed = {"cmd", "dir", "options", "tc", "memory_mb", "cpu_seconds", "args"}
+    allowed = {"cmd", "dir", "options", "tc", "memory_mb", "cpu_seconds", "args", "sandbox", "writable",
+               "readable"}
     for name, table in engines.items():
         if not isinstance(table, dict):
             raise ConfigError(f"--engines-file {path}: engines.{name} must be a table")
@@ -146,6 +153,28 @@ class Defaults:
     memory_mb: int | None = None
     cpu_seconds: int | None = None
     margin_ms: int | None = None
+    sandbox: str | None = None
+
+
+def _sandbox_paths(values: list[str], key: str, directory: str | None, where: str) -> list[str]:
+    """Absolute paths of writable=/readable= (relative ones are inside the engine's dir); they must exist."""
+    out = []
+    for value in values:
+        path = Path(directory or ".", value) if not Path(value).is_absolute() else Path(value)
+        if not path.exists():
+            raise ConfigError(f"{where}: {key}={value!r}: no such file or directory ({path})")
+        out.append(str(path.resolve()))
+    return out
+
+
+def _file_list(value, key: str, where: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise ConfigError(f"{where}: {key} must be a path or a list of paths")
 
 
 def build_engine(words: list[str], index: int, defaults: Defaults, file_engines: dict[str, dict]) -> EngineSpec:
@@ -185,9 +214,25 @@ def build_engine(words: list[str], index: int, defaults: Defaults, file_engines:
         value = own.values.get(key, table.get(key, defaults.each.values.get(key)))
         return _int_value(value, key, where) if value is not None else fallback
 
+    sandbox = own.values.get("sandbox", table.get("sandbox", defaults.each.values.get("sandbox", defaults.sandbox)))
+    writable = own.writable or _file_list(table.get("writable"), "writable", where) or defaults.each.writable
+    readable = own.readable or _file_list(table.get("readable"), "readable", where) or defaults.each.readable
+    if sandbox in ("", "none"):
+        sandbox = None
+    if sandbox is not None:
+        from .sandbox import SANDBOXES
+        if sandbox not in SANDBOXES:
+            raise ConfigError(f"{where}: sandbox={sandbox!r} is not known (known: {', '.join(SANDBOXES)}, none)")
+        if directory is None:
+            raise ConfigError(f"{where}: sandbox={sandbox} needs dir=, the engine's own directory "
+                              f"(the only one it sees)")
+    elif writable or readable:
+        raise ConfigError(f"{where}: writable= and readable= only mean something with sandbox=bwrap")
     return EngineSpec(name=name, cmd=cmd, cwd=str(directory) if directory is not None else None,
                       options=options, tc=tc, memory_mb=limit("memory_mb", defaults.memory_mb),
-                      cpu_seconds=limit("cpu_seconds", defaults.cpu_seconds))
+                      cpu_seconds=limit("cpu_seconds", defaults.cpu_seconds), sandbox=sandbox,
+                      writable=_sandbox_paths(writable, "writable", directory, where),
+                      readable=_sandbox_paths(readable, "readable", directory, where))
 
 
 def _option_text(value) -> str:
@@ -199,7 +244,8 @@ def _option_text(value) -> str:
 
 def build_engines(engine_words: list[list[str]], each_words: list[list[str]] | None,
                   engines_file: str | None, tc: str | None = None, memory_mb: int | None = None,
-                  cpu_seconds: int | None = None, margin_ms: int | None = None) -> list[EngineSpec]:
+                  cpu_seconds: int | None = None, margin_ms: int | None = None,
+                  sandbox: str | None = None) -> list[EngineSpec]:
     """Every engine of the command line, checked: unique names, valid commands and time controls."""
     each = EngineArgs()
     for words in each_words or []:
@@ -208,9 +254,11 @@ def build_engines(engine_words: list[list[str]], each_words: list[list[str]] | N
             raise ConfigError("-each: name=, cmd= and arg= belong to one engine; use them in -engine")
         each.values.update(part.values)
         each.options.update(part.options)
+        each.writable += part.writable
+        each.readable += part.readable
     if tc is not None:
         parse_tc(tc, "--tc")
-    defaults = Defaults(each, tc, memory_mb, cpu_seconds, margin_ms)
+    defaults = Defaults(each, tc, memory_mb, cpu_seconds, margin_ms, sandbox)
     file_engines = load_engines_file(engines_file) if engines_file else {}
     if not engine_words and file_engines:
         engine_words = [[f"name={name}"] for name in file_engines]
@@ -221,6 +269,13 @@ def build_engines(engine_words: list[list[str]], each_words: list[list[str]] | N
             raise ConfigError(f"engines #{seen[spec.name] + 1} and #{i + 1} are both called {spec.name!r}; "
                               f"give each a distinct name=")
         seen[spec.name] = i
+    kinds = sorted({spec.sandbox for spec in specs if spec.sandbox is not None})
+    for kind in kinds:   # a missing bwrap is one clear error now, not a start failure per game
+        from .sandbox import SandboxError, check_available
+        try:
+            check_available(kind)
+        except SandboxError as exc:
+            raise ConfigError(str(exc)) from None
     return specs
 
 

@@ -53,29 +53,43 @@ class EngineSpec:
     tc: TimeControl | None = None      # per-engine override of the match time control
     memory_mb: int | None = None       # optional RLIMIT_AS
     cpu_seconds: int | None = None     # optional RLIMIT_CPU
+    sandbox: str | None = None         # 'bwrap': run under bubblewrap (referee/sandbox.py)
+    writable: list[str] = field(default_factory=list)   # sandbox: paths bound read-write
+    readable: list[str] = field(default_factory=list)   # sandbox: more paths bound read-only
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "name": self.name, "cmd": list(self.cmd), "cwd": self.cwd, "options": dict(self.options),
             "tc": None if self.tc is None else str(self.tc),
             "memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds,
         }
+        if self.sandbox is not None:   # only when used, so runs stored before sandboxes resume unchanged
+            out.update(sandbox=self.sandbox, writable=list(self.writable), readable=list(self.readable))
+        return out
 
     @classmethod
     def from_json(cls, d: dict) -> EngineSpec:
         tc = d.get("tc")
         return cls(name=d["name"], cmd=list(d["cmd"]), cwd=d.get("cwd"), options=dict(d.get("options") or {}),
                    tc=None if tc is None else TimeControl.parse(tc),
-                   memory_mb=d.get("memory_mb"), cpu_seconds=d.get("cpu_seconds"))
+                   memory_mb=d.get("memory_mb"), cpu_seconds=d.get("cpu_seconds"),
+                   sandbox=d.get("sandbox"), writable=list(d.get("writable") or []),
+                   readable=list(d.get("readable") or []))
 
     def argv(self) -> list[str]:
-        """The command to spawn: the engine itself, or the limit wrapper that execs it."""
+        """The command to spawn: the engine itself, or the limit wrapper that execs it (or bwrap)."""
         if not self.cmd:
             raise ValueError(f"engine {self.name!r} has an empty command")
+        cmd = list(self.cmd)
+        if self.sandbox == "bwrap":
+            from .sandbox import bwrap_argv
+            cmd = bwrap_argv(cmd, self.cwd, self.writable, self.readable)
+        elif self.sandbox is not None:
+            raise ValueError(f"engine {self.name!r}: unknown sandbox {self.sandbox!r}")
         if not self.memory_mb and not self.cpu_seconds:
-            return list(self.cmd)
+            return cmd
         memory = (self.memory_mb or 0) * 1024 * 1024
-        return [sys.executable, "-S", "-c", _LIMIT_WRAPPER, str(memory), str(self.cpu_seconds or 0), *self.cmd]
+        return [sys.executable, "-S", "-c", _LIMIT_WRAPPER, str(memory), str(self.cpu_seconds or 0), *cmd]
 
 
 class Line:

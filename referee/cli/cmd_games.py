@@ -64,6 +64,8 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     lim = p.group("engine limits")
     lim.add("--memory-mb", type=positive_int, help="address-space limit per engine process (MB)")
     lim.add("--cpu-seconds", type=positive_int, help="CPU-time limit per engine process (s)")
+    lim.add("--sandbox", choices=("bwrap", "none"), help="run every engine without its own sandbox= under "
+            "bubblewrap (Linux): no network, own PID namespace, only its dir= visible (docs/hosting.md)")
     lim.add("--max-line", type=positive_int, metavar="BYTES",
             help="longest output line accepted from an engine (default 65536)")
     lim.add("--max-move-bytes", type=positive_int, metavar="BYTES",

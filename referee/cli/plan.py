@@ -42,7 +42,7 @@ def engines_from_args(args: argparse.Namespace) -> list[EngineSpec]:
     try:
         engines = cfg.build_engines(args.engine, args.each, args.engines_file, tc=args.tc,
                                     memory_mb=args.memory_mb, cpu_seconds=args.cpu_seconds,
-                                    margin_ms=args.margin)
+                                    margin_ms=args.margin, sandbox=args.sandbox)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
     if not engines:

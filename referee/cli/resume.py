@@ -23,7 +23,7 @@ CONFIG_VERSION = 1
 # Options that must agree with the stored run when resuming from the directory alone.
 RESUME_SAME = ("game", "games", "seed", "max_plies", "rounds", "format")
 # Per-engine settings that cannot be applied without the engines themselves.
-RESUME_PER_ENGINE = ("tc", "margin", "memory_mb", "cpu_seconds")
+RESUME_PER_ENGINE = ("tc", "margin", "memory_mb", "cpu_seconds", "sandbox")
 
 
 def identity_from_args(args: argparse.Namespace, engines: list[EngineSpec], seed: int) -> Identity:
