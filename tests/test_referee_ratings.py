@@ -116,3 +116,35 @@ def test_crosstable_and_pentanomial_per_encounter():
     assert enc[("B", "C")]["pairs"] == 0 and enc[("B", "C")]["pentanomial_elo"] is None
     text = ratings.ratings_text(report)
     assert "crosstable" in text and "3/4" in text and "[0, 0, 1, 0, 1]" in text
+
+
+def test_tournament_summary_has_ratings_crosstable_and_no_infinities(tmp_path, monkeypatch, capsys):
+    import os
+    import sys
+    from pathlib import Path
+
+    from referee.cli import main
+    repo = Path(__file__).resolve().parent.parent
+    monkeypatch.setenv("PYTHONPATH", str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    good = f"cmd={sys.executable} {repo / 'tests' / 'bad_engines' / 'good_random.py'}"
+    cheat = f"cmd={sys.executable} {repo / 'tests' / 'bad_engines' / 'illegal_move.py'}"
+    argv = ["tournament", "-engine", "name=r1", good, "option.Seed=1", "-engine", "name=r2", good,
+            "option.Seed=2", "-engine", "name=cheat", cheat, "--game", "foundations", "--games", "2",
+            "-each", "tc=10+0.1", "--anchor", "r1", "--out", str(tmp_path / "out"), "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"summary.json holds {constant}")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(), parse_constant=refuse)
+    assert summary["ratings"]["anchor"] == "r1"
+    rated = {e["name"]: e for e in summary["ratings"]["engines"]}
+    assert rated["r1"]["elo"] == 0.0
+    assert rated["cheat"]["elo"] < rated["r1"]["elo"]            # it forfeits every game
+    assert summary["crosstable"]["r1"]["cheat"] == {"games": 2, "points": 2.0}
+    assert len(summary["encounters"]) == 3
+    assert all(isinstance(e["elo_low"], float) or e["elo_low"] is None for e in summary["engines"])
+    assert "crosstable" in captured.err and "anchor: r1" in captured.err
+    with pytest.raises(SystemExit) as exc:
+        main(argv[:-4] + ["--anchor", "nobody", "--out", str(tmp_path / "other")])
+    assert exc.value.code == 2

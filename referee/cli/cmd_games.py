@@ -61,6 +61,7 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     run.add("--json", action="store_true", default=False, help="print the summary as JSON on stdout "
             "(progress goes to stderr)")
     run.add("--io-log", metavar="FILE", help="append every line sent to and read from engines")
+    run.add("--anchor", metavar="ENGINE", help="ratings: this engine is rated 0 (default: the average is 0)")
     lim = p.group("engine limits")
     lim.add("--memory-mb", type=positive_int, help="address-space limit per engine process (MB)")
     lim.add("--cpu-seconds", type=positive_int, help="CPU-time limit per engine process (s)")
@@ -93,6 +94,9 @@ def run_games(args: argparse.Namespace) -> int:
     """Play (or continue) a match or tournament; exit 0 when done, 130 when interrupted."""
     store, identity, openings, resumed = prepare(args)
     plan = build_plan(args, identity, openings)
+    if args.anchor is not None and args.anchor not in [spec.name for spec in plan.engines]:
+        raise UsageError(f"--anchor {args.anchor!r} is not one of the engines "
+                         f"({', '.join(spec.name for spec in plan.engines)})")
     known = {game.index for game in plan.schedule}
     records = [r for r in store.read_records() if r["game_id"] in known]
     tracker = Tracker(plan, records)
@@ -128,7 +132,7 @@ def run_games(args: argparse.Namespace) -> int:
     if interrupted:
         runner.outcome.stopped = "interrupted"
         store.event(f"interrupted after {runner.outcome.played} games this run")
-    summary = build_summary(plan, tracker, runner.outcome, store.dir, time.monotonic() - t0)
+    summary = build_summary(plan, tracker, runner.outcome, store.dir, time.monotonic() - t0, args.anchor)
     store.write_text(SUMMARY, json.dumps(summary, indent=2) + "\n")
     store.write_text(PGN, records_to_pgn(tracker.records, f"isaac-referee {plan.mode}"))
     store.event(f"stopped: {runner.outcome.stopped}; {len(tracker.records)} of {len(plan.schedule)} recorded")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..ratings import ratings_report, ratings_text
 from ..runner import RunOutcome, RunPlan, Tracker
 from ..stats import engine_totals, format_elo, standings, standings_table, termination_counts
 from ..store import PGN, RECORDS, SUMMARY
@@ -12,8 +13,10 @@ from ..store import PGN, RECORDS, SUMMARY
 Summary = dict[str, Any]
 
 
-def build_summary(plan: RunPlan, tracker: Tracker, outcome: RunOutcome, out: Path, seconds: float) -> Summary:
-    """What summary.json holds: counts, terminations, per-engine totals, standings, match statistics."""
+def build_summary(plan: RunPlan, tracker: Tracker, outcome: RunOutcome, out: Path, seconds: float,
+                  anchor: str | None = None) -> Summary:
+    """What summary.json holds: counts, terminations, per-engine totals, standings, match statistics,
+    maximum-likelihood ratings, the crosstable and per-encounter game-pair statistics."""
     names = [spec.name for spec in plan.engines]
     records = tracker.records
     summary: Summary = {
@@ -27,6 +30,7 @@ def build_summary(plan: RunPlan, tracker: Tracker, outcome: RunOutcome, out: Pat
     }
     if tracker.match is not None:
         summary["match"] = tracker.match.to_json()
+    summary.update(ratings_report(records, names, anchor))
     return summary
 
 
@@ -50,6 +54,7 @@ def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
     terms = ", ".join(f"{k} {v}" for k, v in summary["terminations"].items()) or "none"
     lines.append(f"terminations: {terms}")
     lines.append(standings_table(tracker.records, names))
+    lines.append(ratings_text(summary))
     out = summary["out"]
     lines.append(f"records: {out}/{RECORDS}  pgn: {out}/{PGN}  summary: {out}/{SUMMARY}")
     return "\n".join(lines)
