@@ -19,8 +19,9 @@ from protocol.errors import ArenaError
 from protocol.messages import OptionSpec, PositionCommand, ProtocolError, SetOption, parse_engine_line
 from protocol.moves import PASS
 
+from .client import describe_exit
+from .client import short_text as _short
 from .engine_process import EngineGone, EngineProcess, EngineSpec, Line, group_alive
-from .player import _short, describe_exit
 
 CHECK_MAX_LINE = 16 * 1024 * 1024
 """`moves` and `go perft` output can be long (HARI has ~10^5 moves); the check allows it."""

@@ -24,6 +24,8 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
 from protocol.messages import MAX_LINE
 
@@ -57,8 +59,8 @@ class EngineSpec:
     writable: list[str] = field(default_factory=list)   # sandbox: paths bound read-write
     readable: list[str] = field(default_factory=list)   # sandbox: more paths bound read-only
 
-    def to_json(self) -> dict:
-        out = {
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "name": self.name, "cmd": list(self.cmd), "cwd": self.cwd, "options": dict(self.options),
             "tc": None if self.tc is None else str(self.tc),
             "memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds,
@@ -68,7 +70,7 @@ class EngineSpec:
         return out
 
     @classmethod
-    def from_json(cls, d: dict) -> EngineSpec:
+    def from_json(cls, d: dict[str, Any]) -> EngineSpec:
         tc = d.get("tc")
         return cls(name=d["name"], cmd=list(d["cmd"]), cwd=d.get("cwd"), options=dict(d.get("options") or {}),
                    tc=None if tc is None else TimeControl.parse(tc),
@@ -92,13 +94,22 @@ class EngineSpec:
         return [sys.executable, "-S", "-c", _LIMIT_WRAPPER, str(memory), str(self.cpu_seconds or 0), *cmd]
 
 
+class LineKind(StrEnum):
+    """What one stdout event is: a line of text, an overlong line (cut), end of output, process exit."""
+
+    TEXT = "text"
+    TOO_LONG = "too long"
+    EOF = "eof"
+    EXIT = "exit"
+
+
 class Line:
     """One event from the engine's stdout, stamped with time.monotonic() when it was read."""
 
     __slots__ = ("kind", "text", "t")
-    TEXT, TOO_LONG, EOF, EXIT = "text", "too long", "eof", "exit"
+    TEXT, TOO_LONG, EOF, EXIT = LineKind.TEXT, LineKind.TOO_LONG, LineKind.EOF, LineKind.EXIT
 
-    def __init__(self, kind: str, text: str, t: float):
+    def __init__(self, kind: LineKind, text: str, t: float):
         self.kind, self.text, self.t = kind, text, t
 
     def __repr__(self) -> str:
@@ -136,7 +147,7 @@ def live_engine_groups() -> set[int]:
 
 def group_members(pgid: int) -> list[tuple[int, int, str]]:
     """(pid, ppid, state) of every process in group `pgid`, zombies included (Linux /proc)."""
-    out = []
+    out: list[tuple[int, int, str]] = []
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -224,7 +235,7 @@ class EngineProcess:
         self._room = asyncio.Event()
         self._room.set()
         self._stderr = bytearray()
-        self._tasks: list[asyncio.Task] = []
+        self._tasks: list[asyncio.Task[None]] = []
         self.eof = False
 
     # -- start ---------------------------------------------------------------
@@ -238,6 +249,16 @@ class EngineProcess:
         _LIVE_GROUPS.add(self.pgid)
         self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr()),
                        asyncio.create_task(self._watch_exit())]
+
+    def _started(self) -> asyncio.subprocess.Process:
+        if self.proc is None:
+            raise EngineGone("not started")
+        return self.proc
+
+    def _group(self) -> int:
+        if self.pgid is None:
+            raise EngineGone("not started")
+        return self.pgid
 
     @property
     def pid(self) -> int | None:
@@ -266,7 +287,8 @@ class EngineProcess:
             await self._room.wait()
 
     async def _read_stdout(self) -> None:
-        stream = self.proc.stdout
+        stream = self._started().stdout
+        assert stream is not None   # created with stdout=PIPE
         buf = bytearray()
         skipping = False          # inside a line that was already reported too long
         try:
@@ -302,7 +324,8 @@ class EngineProcess:
             self._lines.put_nowait(Line(Line.EOF, bytes(buf[:80]).decode("utf-8", "replace"), time.monotonic()))
 
     async def _read_stderr(self) -> None:
-        stream = self.proc.stderr
+        stream = self._started().stderr
+        assert stream is not None   # created with stderr=PIPE
         keep = self.stderr_tail_bytes
         try:
             while True:
@@ -317,7 +340,7 @@ class EngineProcess:
 
     async def _watch_exit(self) -> None:
         """An engine whose child keeps stdout open never shows EOF: report its exit anyway."""
-        await self.proc.wait()
+        await self._started().wait()
         await asyncio.sleep(0.05)   # let the reader deliver what the engine printed before it died
         self._lines.put_nowait(Line(Line.EXIT, "", time.monotonic()))
 
@@ -385,9 +408,10 @@ class EngineProcess:
             return None
 
     async def _wait_group_gone(self, timeout: float) -> bool:
+        proc, pgid = self._started(), self._group()
         deadline = time.monotonic() + timeout
         while True:
-            if self.proc.returncode is not None and not group_alive(self.pgid):
+            if proc.returncode is not None and not group_alive(pgid):
                 return True
             if time.monotonic() >= deadline:
                 return False
@@ -395,26 +419,27 @@ class EngineProcess:
 
     async def shutdown(self, quit_grace: float = 1.0, term_grace: float = 1.0) -> int | None:
         """`quit`, then SIGTERM, then SIGKILL to the whole group; reap everything. Returns the exit code."""
-        if self.proc is None:
+        if self.proc is None or self.pgid is None:
             return None
+        proc, pgid = self.proc, self.pgid
         try:
-            if self.proc.returncode is None:
+            if proc.returncode is None:
                 try:
                     await self.send("quit", timeout=min(quit_grace, 0.5) or 0.01)
                 except EngineGone:
                     pass
                 await self.wait_exit(quit_grace)
-            if not await self._wait_group_gone(0 if self.proc.returncode is None else 0.05):
-                _signal_group(self.pgid, signal.SIGTERM)
+            if not await self._wait_group_gone(0 if proc.returncode is None else 0.05):
+                _signal_group(pgid, signal.SIGTERM)
                 if not await self._wait_group_gone(term_grace):
-                    _signal_group(self.pgid, signal.SIGKILL)
-                    await self.proc.wait()
+                    _signal_group(pgid, signal.SIGKILL)
+                    await proc.wait()
                     await self._wait_group_gone(2.0)
-            _reap_group_zombies(self.pgid)
+            _reap_group_zombies(pgid)
         finally:
-            _LIVE_GROUPS.discard(self.pgid)
+            _LIVE_GROUPS.discard(pgid)
             self._close()
-        return self.proc.returncode
+        return proc.returncode
 
     def kill_now(self) -> None:
         """SIGKILL the group without waiting (for use when no event loop can run)."""
