@@ -13,12 +13,13 @@ from functools import cache
 
 import pyparsing as pp
 
+from . import registry
 from .board import DARK, LENGTHS, LIGHT, Segment, segment_at
 from .errors import NotationError, PositionError
-from .moves import PASS, HariMove, Place, Remove, Slide
+from .moves import PASS, HariMove, Move, Place, Remove, Slide
 from .position import PieceEntry, PositionRecord, check_inventory, check_no_overlap
+from .registry import GameEntry, MoveSyntax
 
-GAMES = ("isaac", "foundations", "hari")
 MAX_TEXT = 4096
 
 
@@ -41,9 +42,14 @@ def _lit(text: str) -> pp.ParserElement:
     return pp.Literal(text).leave_whitespace()
 
 
+def _grammar() -> dict[str, pp.ParserElement]:
+    """The grammar of the registered games: a move parser per game name, "<position>" and "<segment>"."""
+    return _build(tuple(registry.entries()))
+
+
 @cache
-def _grammar():
-    """Build the grammar once, on first use (keeps `import protocol` cheap)."""
+def _build(games: tuple[GameEntry, ...]) -> dict[str, pp.ParserElement]:
+    """Build the grammar once per set of games, on first use (keeps `import protocol` cheap)."""
     cell = pp.Regex(r"[a-j][0-9]").leave_whitespace().set_name("cell (a0..j9)")
     cell.set_parse_action(lambda t: _cell_value(t[0]))
     segment = (cell + cell).leave_whitespace().set_name("segment (two cells, e.g. c3c7)")
@@ -57,13 +63,13 @@ def _grammar():
     removal = (_lit("x").suppress() - segment - _lit(":").suppress() - number.copy().set_name("new score"))
     removal.set_parse_action(lambda t: Remove(t[0], t[1]))
     isaac_place = segment.copy().set_parse_action(lambda s, l, t: Place(_make_segment(s, l, t)))
-    isaac_move = (pass_ | removal | isaac_place).set_name("ISAAC move (c3c7, xc3c7:36 or pass)") + end
+    isaac_move = pass_ | removal | isaac_place
 
     # FOUNDATIONS: c3c7 | c3c7^2 | pass
     level = _lit("^").suppress() - number.copy().set_name("level")
     found_place = segment + pp.Optional(level, default=1)
     found_place.set_parse_action(_make_level_place)
-    found_move = (pass_ | found_place).set_name("FOUNDATIONS move (c3c7, c3c7^2 or pass)") + end
+    found_move = pass_ | found_place
 
     # HARI: [slide ,]* play ; slide = segment>segment | segment>off ; play = segment | xN
     off = pp.Keyword("off").leave_whitespace().set_parse_action(lambda: [None])
@@ -75,7 +81,7 @@ def _grammar():
     step = (discard | slide | place).set_name("slide (c3c7>c4c8 or c3c7>off) or play (segment, or x and a length)")
     hari_turn = pp.DelimitedList(step, delim=_lit(","), allow_trailing_delim=False).leave_whitespace()
     hari_turn.set_parse_action(_make_hari_move)
-    hari_move = (pass_ | hari_turn).set_name("HARI move (slides then a play, e.g. d4d8>d5d9,a0a2, or pass)") + end
+    hari_move = pass_ | hari_turn
 
     # Position strings: fields separated by blanks.
     sp = pp.White(" \t").suppress().set_name("space between fields")
@@ -99,11 +105,27 @@ def _grammar():
         located("pieces", pieces) + sp - located("hands", hands) + sp
         - located("turn", side) + sp - located("passes", passes)
     )
-    isaac_pos = _lit("isaac").set_results_name("game") + sp - common + sp - located("phase", phase) + sp - located("scores", scores) + pp.Optional(sp) + end
-    other_pos = (_lit("foundations") | _lit("hari")).set_results_name("game") + sp - common + pp.Optional(sp) + end
-    game_tag = pp.Regex(r"(isaac|foundations|hari)(?=[ \t])").leave_whitespace().set_name("game (isaac, foundations or hari) and a space")
-    position = pp.FollowedBy(game_tag) + (isaac_pos | other_pos)
-    return {"isaac": isaac_move, "foundations": found_move, "hari": hari_move, "position": position}
+    def tags(entries: list[GameEntry]) -> pp.ParserElement:
+        pattern = "(" + "|".join(e.name for e in entries) + r")(?=[ \t])"
+        return pp.Regex(pattern).leave_whitespace().set_results_name("game")
+
+    layouts = []
+    scored = [e for e in games if e.phase_and_scores]
+    plain = [e for e in games if not e.phase_and_scores]
+    if scored:
+        layouts.append(tags(scored) + sp - common + sp - located("phase", phase) + sp
+                       - located("scores", scores) + pp.Optional(sp) + end)
+    if plain:
+        layouts.append(tags(plain) + sp - common + pp.Optional(sp) + end)
+    names = ", ".join(e.name for e in games)
+    game_tag = pp.Regex("(" + "|".join(e.name for e in games) + r")(?=[ \t])").leave_whitespace()
+    position = pp.FollowedBy(game_tag.set_name(f"game ({names}) and a space")) + pp.MatchFirst(layouts)
+    syntax = {MoveSyntax.PLACE_REMOVE: isaac_move, MoveSyntax.PLACE_LEVEL: found_move,
+              MoveSyntax.SLIDE_PLAY: hari_move}
+    out = {"<position>": position, "<segment>": isaac_move + end}
+    for e in games:  # one move parser per game, named for its error messages
+        out[e.name] = syntax[e.move_syntax].copy().set_name(f"{e.title} move ({e.move_help})") + end
+    return out
 
 
 def _make_level_place(s: str, loc: int, toks):
@@ -173,17 +195,16 @@ def _message(e: pp.ParseBaseException, text: str) -> str:
     return msg
 
 
-def parse_move(game: str, text: str):
+def parse_move(game: str, text: str) -> Move:
     """Parse one move of `game` into a Move object (not checked for legality)."""
-    g = _grammar()
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}")
-    return _run(g[game], text, "move")[0]
+    key = registry.entry(game).name
+    move: Move = _run(_grammar()[key], text, "move")[0]
+    return move
 
 
 def parse_position(text: str) -> PositionRecord:
     """Parse a position string of any game into a PositionRecord (shape only)."""
-    res = _run(_grammar()["position"], text, "position", PositionError)
+    res = _run(_grammar()["<position>"], text, "position", PositionError)
     offset = len(text) - len(text.lstrip()) + 1
     cols = {name: res[name][0] + offset for name in ("pieces", "hands", "turn", "passes")}
     pieces = list(res["pieces"][1])
@@ -215,22 +236,23 @@ def parse_position(text: str) -> PositionRecord:
         text=text,
         columns=cols,
     )
-    if rec.game == "isaac":
+    entry = registry.entry(rec.game)
+    if entry.phase_and_scores:
         rec.phase = res["phase"][1][0]
         rec.scores = (res["scores"][1][0], res["scores"][1][1])
         rec.columns["phase"] = res["phase"][0] + offset
         rec.columns["scores"] = res["scores"][0] + offset
-    if rec.game != "foundations":
-        for entry in dark_pieces + light_pieces:
-            if entry.level != 1:
-                raise PositionError(text, entry.column, f"levels exist only in FOUNDATIONS, not {rec.game.upper()}")
+    if not entry.levels:
+        for piece in dark_pieces + light_pieces:
+            if piece.level != 1:
+                having = " and ".join(e.title for e in registry.entries() if e.levels)
+                raise PositionError(text, piece.column, f"levels exist only in {having}, not {entry.title}")
     return rec
 
 
 def parse_segment(text: str) -> Segment:
     """Parse a bare segment such as 'c3c7' (either end first)."""
-    g = _grammar()["isaac"]
-    move = _run(g, text, "segment")[0]
+    move = _run(_grammar()["<segment>"], text, "segment")[0]
     if not isinstance(move, Place):
         raise NotationError(text, 1, "expected a segment such as c3c7", "segment")
     return move.segment

@@ -1,0 +1,181 @@
+"""A fourth game is one module and one registry entry: a toy game, defined here, passes the
+same conformance test as ISAAC, FOUNDATIONS and HARI and is read by the shared notation,
+position parser and ``protocol`` front door without any of them being edited.
+
+TOY: each player starts with a piece of length 3 and one of length 4 in hand. On its turn a
+player places any piece from hand on empty cells; a player with nothing that fits passes
+and is finished; when both have passed the game ends and more cells covered wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_game_api import run_conformance
+
+import protocol
+from protocol import registry
+from protocol.board import ALL_CELLS, COLOR_NAME, DARK, LENGTHS, LIGHT, Segment, iter_placements
+from protocol.errors import GameOverError, IllegalMoveError, PositionError
+from protocol.game import Game
+from protocol.moves import PASS, Move, Pass, Place
+from protocol.notation import parse_game_position, parse_move
+from protocol.position import PieceEntry, PositionRecord, check_passes, check_turn_order, format_position
+from protocol.state import GameEnd, Outcome, Piece
+
+START_HAND = (0, 0, 0, 1, 1, 0, 0, 0)
+
+
+class ToyGame(Game):
+    name = "toy"
+
+    def __init__(self) -> None:
+        self._pieces: tuple[list[Segment], list[Segment]] = ([], [])
+        self._hands = [list(START_HAND), list(START_HAND)]
+        self._turn = DARK
+        self._passes: tuple[int, ...] = ()
+        self._stack: list[tuple[Move, int, tuple[int, ...]]] = []
+
+    @classmethod
+    def start(cls) -> ToyGame:
+        return cls()
+
+    @classmethod
+    def from_position(cls, text: str) -> ToyGame:
+        rec, _ = parse_game_position(text, cls.name)
+        game = cls()
+        for color in (DARK, LIGHT):
+            game._pieces[color].extend(e.segment for e in rec.pieces[color])
+            game._hands[color] = list(rec.hands[color])
+            for n in LENGTHS:
+                on_board = sum(1 for s in game._pieces[color] if s.length == n)
+                if on_board + game._hands[color][n] != START_HAND[n]:
+                    raise rec.error("hands", f"{COLOR_NAME[color]} must hold one 3 and one 4 in all")
+        game._turn, game._passes = rec.turn, rec.passes
+        check_passes(rec, game.is_over())
+        check_turn_order(rec, (len(game._pieces[DARK]), len(game._pieces[LIGHT])), "placed", "pieces")
+        return game
+
+    def position(self) -> str:
+        return format_position(PositionRecord(
+            game=self.name, pieces=([PieceEntry(s) for s in self._pieces[DARK]],
+                                    [PieceEntry(s) for s in self._pieces[LIGHT]]),
+            hands=(self._hands[DARK], self._hands[LIGHT]), turn=self._turn, passes=self._passes))
+
+    def copy(self) -> ToyGame:
+        return ToyGame.from_position(self.position())
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def passes(self) -> tuple[int, ...]:
+        return self._passes
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        dark, light = (sum(s.length for s in self._pieces[c]) for c in (DARK, LIGHT))
+        return dark, light
+
+    def hand(self, color: int) -> tuple[int, ...]:
+        return tuple(self._hands[color])
+
+    def board(self) -> Iterator[Piece]:
+        return (Piece(c, s) for c in (DARK, LIGHT) for s in self._pieces[c])
+
+    def is_over(self) -> bool:
+        return len(self._passes) == 2
+
+    def result(self) -> Outcome | None:
+        if not self.is_over():
+            return None
+        scores = self.scores
+        if scores[0] == scores[1]:
+            return Outcome(None, GameEnd.BOTH_PASSED, scores, "equal cells covered")
+        winner = DARK if scores[0] > scores[1] else LIGHT
+        return Outcome(winner, GameEnd.BOTH_PASSED, scores, f"{COLOR_NAME[winner]} covers more cells")
+
+    def legal_moves(self) -> Iterator[Move]:
+        if self.is_over():
+            return
+        empty = ALL_CELLS
+        for side in self._pieces:
+            for seg in side:
+                empty &= ~seg.mask
+        found = False
+        for n in LENGTHS:
+            if self._hands[self._turn][n]:
+                for seg in iter_placements(empty, n):
+                    found = True
+                    yield Place(seg)
+        if not found:
+            yield PASS
+
+    def parse_move(self, text: str) -> Move:
+        return self.check_move(parse_move(self.name, text))
+
+    def check_move(self, move: Move) -> Move:
+        if self.is_over():
+            raise GameOverError(str(move))
+        if move not in set(self.legal_moves()):
+            raise IllegalMoveError(str(move), "not a legal TOY move")
+        return move
+
+    def push(self, move: Move) -> None:
+        self._stack.append((move, self._turn, self._passes))
+        mover = self._turn
+        if isinstance(move, Pass):
+            self._passes += (mover,)
+        elif isinstance(move, Place):
+            self._pieces[mover].append(move.segment)
+            self._hands[mover][move.segment.length] -= 1
+        if (1 - mover) not in self._passes:
+            self._turn = 1 - mover
+        elif mover in self._passes:  # both passed: the first passer would move
+            self._turn = self._passes[0]
+
+    def pop(self) -> Move:
+        move, mover, passes = self._stack.pop()
+        if isinstance(move, Place):
+            self._pieces[mover].remove(move.segment)
+            self._hands[mover][move.segment.length] += 1
+        self._turn, self._passes = mover, passes
+        return move
+
+
+@pytest.fixture
+def toy() -> Iterator[registry.GameEntry]:
+    entry = registry.register(registry.GameEntry(
+        name="toy", title="TOY", module=__name__, class_name="ToyGame",
+        move_syntax=registry.MoveSyntax.PLACE_REMOVE, move_help="c3c5 or pass",
+        start="toy -/- 34/34 d -"))
+    yield entry
+    registry.unregister("toy")
+
+
+def test_a_toy_game_registered_in_one_entry_passes_the_conformance_test(toy):
+    assert run_conformance("toy", playouts=5, max_plies=10, seed=3) >= 5 * 5
+
+
+def test_the_shared_front_door_and_notation_know_the_toy_game(toy):
+    assert "toy" in protocol.GAME_NAMES and protocol.game_class("TOY") is ToyGame
+    game = protocol.game_from_position("toy a0c0/- 4/34 l -")
+    assert isinstance(game, ToyGame) and game.turn == LIGHT
+    assert str(game.play("j6j9")) == "j6j9"
+    with pytest.raises(PositionError, match="levels exist only in FOUNDATIONS, not TOY"):
+        protocol.game_from_position("toy a0c0^2/- 4/34 l -")
+    with pytest.raises(PositionError, match="Light's turn"):
+        protocol.game_from_position("toy a0c0/- 4/34 d -")
+    with pytest.raises(PositionError, match=r"expected game \(isaac, foundations, hari, toy\)"):
+        protocol.game_from_position("chess -/- 34/34 d -")
+    with pytest.raises(IllegalMoveError, match="TOY move|not a legal"):
+        game.parse_move("a0c0")
+
+
+def test_without_its_entry_the_toy_game_is_unknown():
+    assert "toy" not in protocol.GAME_NAMES
+    with pytest.raises(PositionError, match="expected game"):
+        protocol.game_from_position("toy -/- 34/34 d -")
+
