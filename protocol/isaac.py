@@ -65,11 +65,43 @@ PLACE = [Place(s) for s in SEGMENTS]
 """One shared Place move per segment: move generation allocates nothing."""
 
 
+def points(seg: Segment, pieces_on_line: int, counters: int) -> int:
+    """Points for removing the piece on `seg` (ruling 2): its value times the other pieces on
+    its line (`pieces_on_line` counts it too), doubled for each counter on that line
+    (`counters`: bitboard of the counters' cells)."""
+    return ((pieces_on_line - 1) * seg.value) << (counters & seg.line_mask).bit_count()
+
+
 def counter_cell_for(color: int, score: int) -> int | None:
     """The cell of `color`'s counter at `score`, or None once it has reached 100."""
     if score > TOP_CELL_SCORE:
         return None
     return score if color == DARK else TOP_CELL_SCORE - score
+
+
+def highest_score_on(color: int, cells: int, lo: int, hi: int, forbidden: int) -> int | None:
+    """Highest score in lo..hi (<= 99) whose counter cell is in `cells`, skipping `forbidden`.
+
+    Bit arithmetic on the mapping of counter_cell_for (Dark's score t on cell t,
+    Light's on cell 99 - t); tests compare it with a loop over that function."""
+    if color == DARK:
+        window = cells >> lo & ((1 << (hi - lo + 1)) - 1)
+        while window:
+            t = lo + window.bit_length() - 1
+            if t != forbidden:
+                return t
+            window &= ~(1 << (t - lo))
+        return None
+    # Light's score t sits on cell 99 - t: scores lo..hi are cells 99-hi..99-lo.
+    a, b = TOP_CELL_SCORE - hi, TOP_CELL_SCORE - lo
+    window = cells >> a & ((1 << (b - a + 1)) - 1)
+    while window:
+        low = window & -window
+        t = TOP_CELL_SCORE - (a + low.bit_length() - 1)
+        if t != forbidden:
+            return t
+        window ^= low
+    return None
 
 
 def _score_choices(s: int, top: int, forbidden: int) -> list[int]:
@@ -315,8 +347,7 @@ class IsaacGame(Game):
         return mask
 
     def _earned(self, seg: Segment, counters: int) -> int:
-        others = self._line_count[seg.line] - 1
-        return (others * seg.value) << (counters & seg.line_mask).bit_count()
+        return points(seg, self._line_count[seg.line], counters)
 
     def _winner_by_100(self) -> int | None:
         for color in (DARK, LIGHT):

@@ -27,12 +27,12 @@ remaining potential.
 
 from __future__ import annotations
 
-from protocol.board import DARK, LENGTHS, LINE_MASK
-from protocol.isaac import TOUCHED_LINES, counter_cell_for
+from protocol.board import LINE_MASK
+from protocol.isaac import TOP_CELL_SCORE as TOP_CELL
+from protocol.isaac import TOUCHED_LINES, WIN_SCORE, counter_cell_for, points, tiebreak
+from protocol.isaac import highest_score_on as _best_score_on
 from protocol.moves import PASS, Place, Remove
 
-WIN_SCORE = 100
-TOP_CELL = 99
 WIN_EVAL = 10_000.0
 """Evaluation of a won game (points scale); the search adds/subtracts depth to prefer fast wins."""
 
@@ -77,9 +77,6 @@ class Snapshot:
                 mask |= 1 << cell
         self.counter_mask = mask
 
-    def multiplier(self, line: int) -> int:
-        return 1 << (self.counter_mask & LINE_MASK[line]).bit_count()
-
 
 # ---------------------------------------------------------------------------
 # potential: what a player's pieces on the board may still earn
@@ -97,8 +94,7 @@ def potential(snap: Snapshot, color: int) -> float:
     for seg in snap.pieces[color]:
         if seg.length < minimum:
             continue
-        line = seg.line
-        earned = (counts[line] - 1) * seg.value << (cmask & LINE_MASK[line]).bit_count()
+        earned: float = points(seg, counts[seg.line], cmask)
         if seg.mask & cmask:
             earned *= BLOCKED_SHARE
         total += earned
@@ -135,15 +131,8 @@ def scoring_eval(game, snap: Snapshot | None = None) -> float:
 
 
 def _tiebreak_favours(game, color: int) -> bool:
-    """Equal scores: the longer line of never-placed pieces wins (ruling 4); Dark wins full ties."""
-    hands = (game.hand(0), game.hand(1))
-    cells = [sum(n * h[n] for n in LENGTHS) for h in hands]
-    if cells[0] != cells[1]:
-        return cells[color] > cells[1 - color]
-    pieces = [sum(h[n] for n in LENGTHS) for h in hands]
-    if pieces[0] != pieces[1]:
-        return pieces[color] < pieces[1 - color]
-    return color == DARK
+    """Whether the rules' tie-break at equal scores (ruling 4) would make `color` the winner."""
+    return tiebreak(game.hand(0), game.hand(1))[0] == color
 
 
 def removal_candidates(game, snap: Snapshot | None = None, wide: bool = True) -> list[Remove]:
@@ -210,31 +199,6 @@ def removal_candidates(game, snap: Snapshot | None = None, wide: bool = True) ->
             scored.append((key, Remove(p, t)))
     scored.sort(key=lambda kv: -kv[0])
     return [m for _, m in scored]
-
-
-def _best_score_on(color: int, cells: int, lo: int, hi: int, forbidden: int) -> int | None:
-    """Highest score in lo..hi whose counter cell is in `cells` (not the forbidden one).
-
-    Bit arithmetic on the mapping of protocol.isaac.counter_cell_for (Dark's score t
-    on cell t, Light's on cell 99 - t); tests compare it with a loop over that function."""
-    if color == DARK:
-        window = cells >> lo & ((1 << (hi - lo + 1)) - 1)
-        while window:
-            t = lo + window.bit_length() - 1
-            if t != forbidden:
-                return t
-            window &= ~(1 << (t - lo))
-        return None
-    # Light's score t sits on cell 99 - t: scores lo..hi are cells 99-hi..99-lo.
-    a, b = TOP_CELL - hi, TOP_CELL - lo
-    window = cells >> a & ((1 << (b - a + 1)) - 1)
-    while window:
-        low = window & -window
-        t = TOP_CELL - (a + low.bit_length() - 1)
-        if t != forbidden:
-            return t
-        window ^= low
-    return None
 
 
 # ---------------------------------------------------------------------------
