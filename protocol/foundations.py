@@ -317,8 +317,9 @@ class FoundationsGame(Game):
         return Outcome(None, end, scores, "draw: hands and every level equal")
 
     # -- move generation ----------------------------------------------------
-    def _free(self, level: int) -> int:
-        """Cells a piece may use on `level`: empty there and under no higher piece."""
+    def free_cells(self, level: int) -> int:
+        """Bitboard of the cells a piece may use on `level` (1..MAX_LEVEL + 1): empty there
+        and under no piece of a higher level."""
         occ = self._occ
         blocked = occ[level]
         for j in range(level + 1, self._top + 1):
@@ -356,7 +357,7 @@ class FoundationsGame(Game):
         """How many placements of the given (ascending) lengths `color` has on `level`."""
         if not lengths or level > MAX_LEVEL:
             return 0
-        free = self._free(level)
+        free = self.free_cells(level)
         if level == 1:
             return count_placements(free, lengths)
         if len(self._pieces[color][level - 1]) < 2:
@@ -371,7 +372,7 @@ class FoundationsGame(Game):
         """(start bitboard, segment table by start cell) per length and direction, in move order."""
         if not lengths or level > MAX_LEVEL:
             return
-        free = self._free(level)
+        free = self.free_cells(level)
         if level >= 2 and len(self._pieces[color][level - 1]) < 2:
             return
         for n in lengths:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from protocol.board import ALL_CELLS, LENGTHS, VALUE, count_placements, hand_value
+from protocol.board import LENGTHS, VALUE, count_placements, hand_value
 from protocol.moves import PASS
 
 from .context import logistic
@@ -46,30 +46,6 @@ def terminal_value(game, color: int) -> float:
     return WDL_WEIGHT * wdl + (1 - WDL_WEIGHT) * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
 
 
-class Levels:
-    """Occupancy per level (index 1..) rebuilt from the public pieces() lists."""
-
-    __slots__ = ("occ", "top")
-
-    def __init__(self, game):
-        occ = [0] * 12
-        top = 1
-        for color in (0, 1):
-            for seg, level in game.pieces(color):
-                occ[level] |= seg.mask
-                if level > top:
-                    top = level
-        self.occ = occ
-        self.top = top
-
-    def free(self, level: int) -> int:
-        """Cells a piece on `level` could use: empty there, under no higher piece."""
-        blocked = 0
-        for k in range(level, min(len(self.occ), self.top + 2)):
-            blocked |= self.occ[k]
-        return ALL_CELLS & ~blocked
-
-
 REFINED = 16
 """Moves per node whose guess also counts dead cells and the opponent's lost room."""
 
@@ -88,7 +64,6 @@ def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
     moves = list(game.legal_moves())
     if not moves or moves[0] is PASS:
         return [(PASS, 1.0)]
-    levels = Levels(game)
     shortest = moves[0].segment.length
     free_by_level: dict[int, int] = {}
     scored = []
@@ -96,14 +71,14 @@ def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
         seg, level = m.segment, m.level
         free = free_by_level.get(level)
         if free is None:
-            free = free_by_level[level] = levels.free(level)
+            free = free_by_level[level] = game.free_cells(level)
         n = seg.length
         score = (-0.7 * (n - shortest) + 0.35 * VALUE[n]
                  - 0.25 * (NEIGHBOURS[seg.index] & free).bit_count())
         scored.append([score, m])
     scored.sort(key=lambda kv: -kv[0])
     if not quick:
-        _refine(game, levels, scored[:REFINED], free_by_level)
+        _refine(game, scored[:REFINED], free_by_level)
         worst = min(kv[0] for kv in scored[:REFINED])
         for kv in scored[REFINED:]:
             kv[0] = min(kv[0], worst - 0.01)
@@ -112,14 +87,14 @@ def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
     return [(m, math.exp((s - top) / PRIOR_TEMPERATURE)) for s, m in scored]
 
 
-def _refine(game, levels, entries, free_by_level) -> None:
+def _refine(game, entries, free_by_level) -> None:
     """Add the costlier terms to the guesses in `entries` ([score, move] lists, updated in place)."""
     opp = 1 - game.turn
     opp_hand = game.hand(opp)
     opp_level = game.level(opp)
     opp_next = [n for n in LENGTHS if opp_hand[n] and n >= game.min_length(opp)][:1]
     opp_alive = opp not in game.passes and opp_next
-    opp_free = levels.free(opp_level) if opp_alive else 0
+    opp_free = game.free_cells(opp_level) if opp_alive else 0
     opp_room = count_placements(opp_free, opp_next) if opp_alive else 0
     for entry in entries:
         m = entry[1]
@@ -154,7 +129,7 @@ def playout_move(game, rng):
             if m.segment.length != n or m.level != level:
                 break
             group.append(m)
-    free = Levels(game).free(level)
+    free = game.free_cells(level)
     sample = group if len(group) <= PLAYOUT_SAMPLE else rng.sample(group, PLAYOUT_SAMPLE)
     best, best_key = sample[0], 1e9
     for m in sample:
