@@ -9,6 +9,8 @@ and is finished; when both have passed the game ends and more cells covered wins
 
 from __future__ import annotations
 
+import random
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -179,3 +181,13 @@ def test_without_its_entry_the_toy_game_is_unknown():
     with pytest.raises(PositionError, match="expected game"):
         protocol.game_from_position("toy -/- 34/34 d -")
 
+
+
+def test_greedy_plays_a_game_it_has_no_rule_for_by_the_game_s_measure(toy):
+    from engine.strategies.base import Limits
+    from engine.strategies.greedy import GreedyStrategy
+
+    game = ToyGame.start()
+    move = GreedyStrategy().choose(game, Limits(), threading.Event(), lambda info: None, random.Random(1))
+    assert isinstance(move, Place) and move.segment.length == 4  # covers the most cells
+    assert game.position() == toy.start

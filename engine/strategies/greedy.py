@@ -13,6 +13,9 @@ A sparring partner, predictable on purpose; SPEC.md quotes these rules:
   fewest slides, then the first slide set in canonical order. A discard, when
   every play is a discard, discards the shortest piece allowed.
 
+- Any other registered game: the move that leaves the mover's own measure
+  (``Game.scores``) best at once, higher or lower as its registry entry says.
+
 Ties not settled above are broken uniformly at random by the generator seeded
 from the Seed option, so greedy is reproducible but not one fixed game.
 The pass/game-over cases never reach a strategy (the front end answers them).
@@ -20,12 +23,26 @@ The pass/game-over cases never reach a strategy (the front end answers them).
 
 from __future__ import annotations
 
+import random
+import threading
+from collections.abc import Callable
+
+from protocol import registry
 from protocol.board import VALUE, iter_placements
+from protocol.game import Game
+from protocol.hari import HariGame, SlideSet
 from protocol.messages import Info
-from protocol.moves import HariMove, Place, Remove
+from protocol.moves import HariMove, Move, Place, Remove
+
+from .base import Limits
 
 POLL_EVERY = 256
 """Moves (or HARI slide sets) examined between two looks at the stop event."""
+
+Key = tuple[int, ...]
+Picker = Callable[[Game, threading.Event, random.Random], tuple[Move, int]]
+_Option = tuple[int, int, SlideSet, int | None]
+"""HARI: (gain, -number of slides, slide set, length placed or None for a discard)."""
 
 
 class GreedyStrategy:
@@ -33,34 +50,49 @@ class GreedyStrategy:
 
     name = "greedy"
 
-    def choose(self, game, limits, stop, report, rng):
-        if game.name == "hari":
-            move, examined = _hari_move(game, stop, rng)
-        else:
-            move, examined = _best_by_key(game, _key_for(game), stop, rng)
+    def choose(self, game: Game, limits: Limits, stop: threading.Event,
+               report: Callable[[Info], None], rng: random.Random) -> Move:
+        pick = _PICKERS.get(game.name, _by_measure)
+        move, examined = pick(game, stop, rng)
         report(Info(depth=1, nodes=examined, pv=[str(move)]))
         return move
 
 
-def _key_for(game):
-    """Higher is better: piece length (ISAAC placement), piece value (FOUNDATIONS),
-    new score then lowest cells (ISAAC removal)."""
-    if game.name == "foundations":
-        return lambda m: (VALUE[m.segment.length],) if isinstance(m, Place) else (-1,)
-
-    def isaac_key(move):
-        if isinstance(move, Remove):
-            return (move.score, -move.segment.lo, -move.segment.hi)
-        if isinstance(move, Place):
-            return (move.segment.length,)
-        return (-1,)
-    return isaac_key
+def _isaac_key(move: Move) -> Key:
+    """New score then lowest cells (removal); piece length (placement)."""
+    if isinstance(move, Remove):
+        return (move.score, -move.segment.lo, -move.segment.hi)
+    if isinstance(move, Place):
+        return (move.segment.length,)
+    return (-1,)
 
 
-def _best_by_key(game, key, stop, rng):
+def _foundations_key(move: Move) -> Key:
+    """Value of the piece placed, whatever its level."""
+    return (VALUE[move.segment.length],) if isinstance(move, Place) else (-1,)
+
+
+def _by_measure(game: Game, stop: threading.Event, rng: random.Random) -> tuple[Move, int]:
+    """Any other game: the move leaving the mover's measure best (its registry entry says which way)."""
+    me = game.turn
+    sign = -1 if registry.entry(game.name).lower_score_wins else 1
+
+    def key(move: Move) -> Key:
+        game.push(move)
+        try:
+            return (sign * game.scores[me],)
+        finally:
+            game.pop()
+    return _best_by_key(game, key, stop, rng)
+
+
+def _best_by_key(game: Game, key: Callable[[Move], Key], stop: threading.Event,
+                 rng: random.Random) -> tuple[Move, int]:
     """(move, moves examined): a uniformly random move among those with the highest key."""
-    best_key, best, examined = None, [], 0
-    for move in game.legal_moves():
+    best_key: Key | None = None
+    best: list[Move] = []
+    examined = 0
+    for move in list(game.legal_moves()):
         examined += 1
         k = key(move)
         if best_key is None or k > best_key:
@@ -72,10 +104,11 @@ def _best_by_key(game, key, stop, rng):
     return rng.choice(best), examined
 
 
-def _hari_move(game, stop, rng):
+def _hari_move(game: Game, stop: threading.Event, rng: random.Random) -> tuple[Move, int]:
     """(move, slide sets examined) for HARI, using the game's slide-set API (no full move list)."""
+    assert isinstance(game, HariGame)
     top = max(VALUE[n] for n in game.playable_lengths(game.turn))
-    best = None  # (gain, -number of slides, slide_set, length or None for a discard)
+    best: _Option | None = None
     examined = 0
     for slide_set in game.slide_sets():
         examined += 1
@@ -86,6 +119,7 @@ def _hari_move(game, stop, rng):
             break  # no slide can beat placing the most valuable piece without slides
         if examined % POLL_EVERY == 0 and stop.is_set():
             break
+    assert best is not None, "a player who need not pass has a play"
     _, _, slide_set, length = best
     if length is None:
         discard = game.lengths_after(slide_set)[0]
@@ -94,8 +128,8 @@ def _hari_move(game, stop, rng):
     return HariMove(slide_set.slides, rng.choice(places), 0), examined
 
 
-def _best_play_after(allowed, slide_set):
-    """(gain, -slides, slide_set, length|None) of the best play after `slide_set`, or None if none.
+def _best_play_after(allowed: list[int], slide_set: SlideSet) -> _Option | None:
+    """The best play after `slide_set`, or None if none.
 
     `allowed`: the lengths the rules allow after it (HariGame.lengths_after), ascending."""
     lost = sum(s.start.value for s in slide_set.slides if s.end is None)
@@ -105,3 +139,15 @@ def _best_play_after(allowed, slide_set):
         if next(iter_placements(slide_set.empty, n), None) is not None:
             return (VALUE[n] - lost, -len(slide_set.slides), slide_set, n)
     return (-lost, -len(slide_set.slides), slide_set, None)
+
+
+def _keyed(key: Callable[[Move], Key]) -> Picker:
+    return lambda game, stop, rng: _best_by_key(game, key, stop, rng)
+
+
+_PICKERS: dict[str, Picker] = {
+    "isaac": _keyed(_isaac_key),
+    "foundations": _keyed(_foundations_key),
+    "hari": _hari_move,
+}
+"""The greedy rule of each game SPEC.md quotes; other registered games fall back to _by_measure."""
