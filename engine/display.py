@@ -1,21 +1,20 @@
 """Text art of a position for the `d` command (what a human reads in a terminal).
 
-The picture is drawn from the parsed position string only, so it can never
-disagree with the rules: rank 9 at the top, files a..j left to right (Dark's
-view), `D` for Dark's cells and `L` for Light's, `-` and `|` joining the cells
-of one piece. FOUNDATIONS gets one picture per level that holds pieces.
+The picture is drawn from ``Game.state()``, the rules' own account of the
+position: rank 9 at the top, files a..j left to right (Dark's view), `D` for
+Dark's cells and `L` for Light's, `-` and `|` joining the cells of one piece. FOUNDATIONS gets one picture per level that holds pieces.
 """
 
 from __future__ import annotations
 
-from protocol.board import COLOR_NAME, FILES, SIZE
+from protocol import registry
+from protocol.board import COLOR_NAME, FILES, SIZE, Segment
 from protocol.game import Game
-from protocol.notation import parse_position
 
 MARK = ("D", "L")
 
 
-def board_lines(pieces: list[tuple[int, object]]) -> list[str]:
+def board_lines(pieces: list[tuple[int, Segment]]) -> list[str]:
     """The grid for (colour, segment) pairs: cell rows with connector rows between them."""
     cell = [["."] * SIZE for _ in range(SIZE)]
     right = [[" "] * SIZE for _ in range(SIZE)]   # joiner after cell (rank, file)
@@ -43,27 +42,24 @@ def board_lines(pieces: list[tuple[int, object]]) -> list[str]:
 
 def render(game: Game) -> list[str]:
     """All lines `d` prints for `game`: board(s), hands, scores, side to move, position string."""
-    text = game.position()
-    rec = parse_position(text)
-    levels = sorted({e.level for side in rec.pieces for e in side}) or [1]
+    state = game.state()
+    entry = registry.entry(state.game)
+    levels = sorted({p.level for p in state.pieces}) or [1]
     lines: list[str] = []
     for level in levels:
-        if rec.game == "foundations":
+        if entry.levels:
             lines.append(f"Level {level}:")
-        pieces = [(color, e.segment) for color in (0, 1) for e in rec.pieces[color] if e.level == level]
-        lines += board_lines(pieces)
+        lines += board_lines([(p.color, p.segment) for p in state.pieces if p.level == level])
         lines.append("")
     for color in (0, 1):
-        hand = "".join(str(n) * k for n, k in enumerate(rec.hands[color])) or "-"
-        lines.append(f"{COLOR_NAME[color]} hand: {hand}")
-    if rec.phase is not None:
-        lines.append(f"Phase: {rec.phase}, scores: Dark {rec.scores[0]}, Light {rec.scores[1]}")
-    if rec.passes:
-        lines.append("Passed: " + ", ".join(COLOR_NAME[c] for c in rec.passes))
-    result = game.result()
-    if result is not None:
-        lines.append(f"Game over: {result}")
+        lines.append(f"{COLOR_NAME[color]} hand: {''.join(map(str, state.hands[color])) or '-'}")
+    if entry.phase_and_scores:
+        lines.append(f"Phase: {state.phase}, scores: Dark {state.scores[0]}, Light {state.scores[1]}")
+    if state.passes:
+        lines.append("Passed: " + ", ".join(COLOR_NAME[c] for c in state.passes))
+    if state.outcome is not None:
+        lines.append(f"Game over: {state.outcome}")
     else:
-        lines.append(f"Side to move: {COLOR_NAME[game.turn]}")
-    lines.append(f"Position: {text}")
+        lines.append(f"Side to move: {COLOR_NAME[state.turn]}")
+    lines.append(f"Position: {state.position}")
     return lines

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 
-from protocol.messages import OptionSpec, ProtocolError, SetOption
+from protocol import registry
+from protocol.messages import OptionSpec, OptionValue, ProtocolError, SetOption
 
 SEED_MAX = 2**31 - 1
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("UCI_Variant", "combo", "isaac", vars=["isaac", "foundations", "hari"]),
+    OptionSpec("UCI_Variant", "combo", registry.names()[0], vars=list(registry.names())),
     OptionSpec("Strategy", "combo", "search", vars=["search", "greedy", "random"]),
     OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
     OptionSpec("MoveOverhead", "spin", "30", min=0, max=5000),
@@ -22,7 +23,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 """Every option, in the order `uci` lists them."""
 
 
-def _default(spec: OptionSpec):
+def _default(spec: OptionSpec) -> OptionValue:
     return spec.coerce(spec.default)
 
 
@@ -33,7 +34,7 @@ class Options:
         self._specs = {spec.name.lower(): spec for spec in OPTION_SPECS}
         self.values = {spec.name: _default(spec) for spec in OPTION_SPECS}
 
-    def __getitem__(self, name: str):
+    def __getitem__(self, name: str) -> OptionValue:
         return self.values[name]
 
     def lines(self) -> list[str]:

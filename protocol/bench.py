@@ -12,7 +12,7 @@ import argparse
 import statistics
 import time
 
-from . import game_from_position
+from . import game_from_position, registry
 
 START = "333334444555667/333334444555667"
 
@@ -40,7 +40,7 @@ def run(game_filter: str | None, runs: int) -> None:
     total_time = 0.0
     print(f"{'position':34} {'depth':>5} {'nodes':>13} {'median ms':>10} {'nodes/s':>13}")
     for label, text, depth in POSITIONS:
-        if game_filter and not text.startswith(game_filter):
+        if game_filter and text.split(" ", 1)[0] != game_filter:
             continue
         times = []
         nodes = 0
@@ -60,7 +60,7 @@ def run(game_filter: str | None, runs: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m protocol.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="repetitions per position; the median is printed")
-    parser.add_argument("--game", choices=("isaac", "foundations", "hari"), help="only this game's positions")
+    parser.add_argument("--game", choices=registry.names(), help="only this game's positions")
     args = parser.parse_args(argv)
     run(args.game, max(1, args.runs))
 

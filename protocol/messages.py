@@ -254,7 +254,7 @@ class OptionSpec:
         words += [f"var {v}" for v in self.vars]
         return " ".join(words)
 
-    def coerce(self, value: str | None):
+    def coerce(self, value: str | None) -> OptionValue:
         """The typed value a `setoption` sets, or ProtocolError saying what is allowed."""
         line = SetOption(self.name, value).format()
         col = len(f"setoption name {self.name} value ") + 1
@@ -282,6 +282,9 @@ class OptionSpec:
         return value
 
 
+OptionValue = bool | int | str
+"""A typed option value: check and button are bool, spin int, combo and string str."""
+
 _OPTION_KEYS = ("name", "type", "default", "min", "max", "var")
 
 
@@ -299,6 +302,7 @@ def parse_option_line(line: str) -> OptionSpec:
         else:
             raise ProtocolError(line, col, f"option: expected 'name', found {word!r}")
     fields: dict[str, str] = {}
+    columns: dict[str, int] = {}
     vars_: list[str] = []
     for key, words, col in parts:
         value = " ".join(words)
@@ -308,19 +312,21 @@ def parse_option_line(line: str) -> OptionSpec:
             raise ProtocolError(line, col, f"option: {key!r} given twice")
         else:
             fields[key] = value
+            columns[key] = col
     if not fields.get("name"):
         raise ProtocolError(line, 1, "option line has no name")
     kind = fields.get("type", "")
     if kind not in OPTION_TYPES:
         raise ProtocolError(line, 1, f"option {fields['name']}: unknown type {kind!r}")
 
-    def number(key):
+    def number(key: str) -> int | None:
         if key not in fields:
             return None
         try:
-            return int(fields[key])
+            return whole_number(fields[key])
         except ValueError:
-            raise ProtocolError(line, 1, f"option {fields['name']}: {key} is not a number") from None
+            raise ProtocolError(line, columns[key], f"option {fields['name']}: {key} is not a whole number "
+                                f"(ASCII digits), found {fields[key]!r}") from None
 
     default = fields.get("default")
     if kind == "string" and default == "<empty>":

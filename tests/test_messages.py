@@ -133,3 +133,15 @@ def test_parsers_raise_only_protocol_errors(text):
             parser(text)
         except ProtocolError as e:
             assert e.column >= 1
+
+
+@pytest.mark.parametrize("line, bad", [
+    ("option name Seed type spin default 0 min 1_0 max 5", "min"),
+    ("option name Seed type spin default 0 min 1 max ５", "max"),
+    ("option name Seed type spin default 0 min +1 max 5", "min"),
+])
+def test_option_bounds_are_ascii_whole_numbers(line, bad):
+    with pytest.raises(ProtocolError, match=f"{bad} is not a whole number") as info:
+        parse_option_line(line)
+    assert info.value.column == line.index(f" {bad} ") + 2
+    assert parse_option_line("option name Seed type spin default 0 min -1 max 5").min == -1

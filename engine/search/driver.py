@@ -19,15 +19,14 @@ from protocol.moves import PASS
 from .context import SearchContext
 from .timeman import TimeManager
 
-_SEARCHERS = {
-    "isaac": "engine.search.isaac_search",
-    "foundations": "engine.search.foundations_search",
-    "hari": "engine.search.hari_search",
-}
-
 
 def searcher_for(game):
-    return import_module(_SEARCHERS[game.name])
+    """The game's searcher module: engine/search/<game name>_search.py, by convention."""
+    try:
+        return import_module(f"engine.search.{game.name}_search")
+    except ModuleNotFoundError:
+        raise ValueError(f"search: no searcher for game {game.name!r} "
+                         f"(engine/search/{game.name}_search.py)") from None
 
 
 def search(game, limits, stop, report, rng, started: float | None = None):
