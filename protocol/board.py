@@ -13,6 +13,8 @@ hashing are cheap and there is one canonical spelling of each.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
+
 DARK = 0
 LIGHT = 1
 COLORS = (DARK, LIGHT)
@@ -45,7 +47,7 @@ def nth_cell(mask: int, n: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def cells_of(mask: int):
+def cells_of(mask: int) -> Iterator[int]:
     """Yield the cells of a bitboard, lowest first."""
     while mask:
         low = mask & -mask
@@ -81,7 +83,7 @@ class Segment:
     def __str__(self) -> str:
         return self.name
 
-    def __reduce__(self):  # pickling keeps interning
+    def __reduce__(self) -> tuple[Callable[[int, int], Segment | None], tuple[int, int]]:  # keeps interning
         return (segment_at, (self.lo, self.hi))
 
     def __lt__(self, other: Segment) -> bool:
@@ -91,17 +93,19 @@ class Segment:
 LINE_MASK = ROW_MASK + COL_MASK
 
 SEGMENTS: list[Segment] = []
-H_SEG: dict[int, list[Segment | None]] = {}
-"""H_SEG[length][start cell] -> horizontal segment starting there (or None)."""
-V_SEG: dict[int, list[Segment | None]] = {}
+H_SEG: dict[int, list[Segment]] = {}
+"""H_SEG[length][start cell] -> horizontal segment starting there. Index it only with start
+cells of H_START[length] (the others hold None, which the type leaves out: every lookup
+comes from a start bitboard)."""
+V_SEG: dict[int, list[Segment]] = {}
 H_START: dict[int, int] = {}
 """Bitboard of cells where a horizontal piece of that length may start."""
 V_START: dict[int, int] = {}
 _BY_ENDS: dict[tuple[int, int], Segment] = {}
 
 for _n in LENGTHS:
-    H_SEG[_n] = [None] * 100
-    V_SEG[_n] = [None] * 100
+    H_SEG[_n] = [None] * 100  # type: ignore[list-item]  # see H_SEG
+    V_SEG[_n] = [None] * 100  # type: ignore[list-item]
     H_START[_n] = 0
     V_START[_n] = 0
     for _c in range(100):
@@ -136,7 +140,7 @@ def placement_starts(empty: int, length: int) -> tuple[int, int]:
     return h & H_START[length], v & V_START[length]
 
 
-def count_placements(empty: int, lengths) -> int:
+def count_placements(empty: int, lengths: Sequence[int]) -> int:
     """How many ways pieces of the given lengths fit into `empty`, without listing them.
 
     `lengths` must be ascending; the AND chains are shared between lengths.
@@ -155,7 +159,7 @@ def count_placements(empty: int, lengths) -> int:
     return total
 
 
-def iter_placements(empty: int, length: int):
+def iter_placements(empty: int, length: int) -> Iterator[Segment]:
     """Yield every segment of `length` lying wholly in `empty` (horizontal first)."""
     h, v = placement_starts(empty, length)
     hs, vs = H_SEG[length], V_SEG[length]
@@ -169,7 +173,7 @@ def iter_placements(empty: int, length: int):
         v ^= low
 
 
-def any_placement(empty: int, lengths) -> bool:
+def any_placement(empty: int, lengths: Sequence[int]) -> bool:
     """True if at least one piece of the given (ascending) lengths fits into `empty`."""
     if not lengths:
         return False
@@ -185,7 +189,7 @@ def any_placement(empty: int, lengths) -> bool:
     return False
 
 
-def hand_string(counts) -> str:
+def hand_string(counts: Sequence[int]) -> str:
     """A hand as its piece lengths in ascending order, e.g. '333334444555667'; '-' if empty."""
     s = "".join(str(n) * counts[n] for n in LENGTHS)
     return s or "-"
@@ -199,5 +203,5 @@ def full_hand() -> list[int]:
     return counts
 
 
-def hand_value(counts) -> int:
+def hand_value(counts: Sequence[int]) -> int:
     return sum(VALUE[n] * counts[n] for n in LENGTHS)

@@ -98,7 +98,8 @@ class FoundationsGame(Game):
         self._level = [1, 1]
         self._minlen = [0, 0]
         self._top = 1
-        self._stack: list[tuple] = []
+        self._stack: list[tuple[Place | Pass, int, int, int, int]] = []
+        """(move, mover, its level, its minimum length, top level) before each move."""
 
     # -- construction -------------------------------------------------------
     @classmethod
@@ -225,11 +226,11 @@ class FoundationsGame(Game):
     def position(self) -> str:
         from .position import format_position
 
+        dark, light = ([PieceEntry(s, k) for k in range(1, _SLOTS) for s in self._pieces[c][k]]
+                       for c in (DARK, LIGHT))
         rec = PositionRecord(
             game=self.name,
-            pieces=tuple(
-                [PieceEntry(s, k) for k in range(1, _SLOTS) for s in self._pieces[c][k]]
-                for c in (DARK, LIGHT)),
+            pieces=(dark, light),
             hands=(self._hand[DARK], self._hand[LIGHT]),
             turn=self._turn,
             passes=self._passes,
@@ -368,7 +369,8 @@ class FoundationsGame(Game):
             total += h.bit_count() + v.bit_count()
         return total
 
-    def _start_groups(self, color: int, level: int, lengths: list[int]) -> Iterator[tuple[int, list]]:
+    def _start_groups(self, color: int, level: int, lengths: list[int]
+                      ) -> Iterator[tuple[int, list[Segment]]]:
         """(start bitboard, segment table by start cell) per length and direction, in move order."""
         if not lengths or level > MAX_LEVEL:
             return
@@ -529,6 +531,7 @@ class FoundationsGame(Game):
             self._passes += (color,)
             self._turn = other  # after the second pass the first passer is to move (SPEC 2)
             return
+        assert isinstance(move, Place), "push() takes moves check_move() vouched for"
         seg, level = move.segment, move.level
         self._stack.append((move, color, self._level[color], self._minlen[color], self._top))
         self._occ[level] |= seg.mask

@@ -22,7 +22,7 @@ uniform random choice never build the moves.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from .board import (
@@ -67,7 +67,16 @@ class _Step(NamedTuple):
     end_mask: int
 
 
-def _build_paths():
+_Path = tuple[_Step, ...]
+_Paths = tuple[_Path, _Path, Slide]
+"""Per segment: the steps toward the low edge, toward the high edge, and the slide off the board."""
+_Level = list[tuple[int, int, int, tuple[Slide, ...], int]]
+"""Slide sets of one size: (key, occupancy after, value, canonical slides, bits of the slid pieces)."""
+_Mover = tuple[int, int, int, int, _Path, _Path, Slide]
+"""A piece that may slide: (its bit, value, mask, key shift, low path, high path, slide off)."""
+
+
+def _build_paths() -> list[_Paths]:
     """Per segment, the steps of travel toward the low edge and toward the high edge.
 
     Walking a direction's steps until a cell is occupied lists every legal
@@ -75,18 +84,20 @@ def _build_paths():
     leave the board that way. Precomputed so the move generator only tests bits.
     Returns, per segment index, (low steps, high steps, the slide off the board).
     """
-    paths = []
+    paths: list[_Paths] = []
     for seg in SEGMENTS:
         step = 1 if seg.horizontal else 10
         pos = seg.lo % 10 if seg.horizontal else seg.lo // 10
         low = []
         for d in range(1, pos + 1):
             end = segment_at(seg.lo - step * d, seg.hi - step * d)
+            assert end is not None
             cell = seg.lo - step * d
             low.append(_Step(cell, 1 << cell, Slide(seg, end), end.index + 1, end.mask))
         high = []
         for d in range(1, 10 - (pos + seg.length) + 1):
             end = segment_at(seg.lo + step * d, seg.hi + step * d)
+            assert end is not None
             cell = seg.hi + step * d
             high.append(_Step(cell, 1 << cell, Slide(seg, end), end.index + 1, end.mask))
         paths.append((tuple(low), tuple(high), Slide(seg, None)))
@@ -138,7 +149,7 @@ class _Undo(NamedTuple):
     min_length: int
 
 
-def _min_play_length(hand) -> int:
+def _min_play_length(hand: Sequence[int]) -> int:
     """Longest length that has left the hand (plays never get shorter); 0 if none has."""
     played = [n for n in LENGTHS if hand[n] < SET_COUNTS[n]]
     return played[-1] if played else 0
@@ -157,7 +168,7 @@ class HariGame(Game):
 
     name = "hari"
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._own = [0, 0]
         self._pieces: list[set[Segment]] = [set(), set()]
         self._hands = [full_hand(), full_hand()]
@@ -210,7 +221,7 @@ class HariGame(Game):
     def position(self) -> str:
         rec = PositionRecord(
             game=self.name,
-            pieces=tuple([PieceEntry(s) for s in self._pieces[c]] for c in (DARK, LIGHT)),
+            pieces=([PieceEntry(s) for s in self._pieces[DARK]], [PieceEntry(s) for s in self._pieces[LIGHT]]),
             hands=(self._hands[DARK], self._hands[LIGHT]),
             turn=self._turn,
             passes=tuple(self._passes),
@@ -297,7 +308,7 @@ class HariGame(Game):
             empty = ~occ & ALL_CELLS
             yield SlideSet(slides, empty, value, count_placements(empty, allowed) + len(allowed))
 
-    def _walk(self):
+    def _walk(self) -> Iterator[tuple[tuple[Slide, ...], int, int, list[int]]]:
         """(slides, occupancy after, value, lengths playable after) for each legal slide set."""
         lengths = self.playable_lengths(self._turn) if not self.is_over() else []
         if not lengths:
@@ -468,7 +479,7 @@ class HariGame(Game):
         occupied = self._own[DARK] | self._own[LIGHT]
         failed: set[int] = set()
 
-        def search(done: int, occ: int, sequence: tuple[Slide, ...]):
+        def search(done: int, occ: int, sequence: tuple[Slide, ...]) -> tuple[Slide, ...] | None:
             if len(sequence) == len(ordered):
                 return sequence
             for i, slide in enumerate(ordered):
@@ -495,6 +506,7 @@ class HariGame(Game):
         if isinstance(move, Pass):
             self._passes.append(mover)
         else:
+            assert isinstance(move, HariMove), "push() takes moves check_move() vouched for"
             pieces = self._pieces[mover]
             own = self._own[mover]
             for slide in move.slides:
@@ -526,6 +538,7 @@ class HariGame(Game):
         if isinstance(move, Pass):
             self._passes.pop()
         else:
+            assert isinstance(move, HariMove)
             pieces = self._pieces[mover]
             own = self._own[mover]
             if move.place is not None:
@@ -548,7 +561,8 @@ def _piece_order(seg: Segment) -> tuple[int, int]:
     return seg.lo, seg.hi
 
 
-def _walk_slide_sets(pieces: list[Segment], occupied: int, budget: int):
+def _walk_slide_sets(pieces: list[Segment], occupied: int, budget: int
+                     ) -> Iterator[tuple[tuple[Slide, ...], int, int]]:
     """Yield (canonical slides, occupancy after, value) for each distinct slide set once.
 
     Breadth-first by number of slides: each level's sets are extended, in
@@ -558,16 +572,16 @@ def _walk_slide_sets(pieces: list[Segment], occupied: int, budget: int):
     dropped. A set is keyed by an int holding each piece's destination code in
     its own 10-bit field.
     """
-    movers = [(1 << i, piece.value, piece.mask, _CODE_BITS * i) + _PATHS[piece.index]
-              for i, piece in enumerate(pieces)]
-    level = [(0, occupied, 0, (), 0)]
+    movers: list[_Mover] = [(1 << i, piece.value, piece.mask, _CODE_BITS * i) + _PATHS[piece.index]
+                            for i, piece in enumerate(pieces)]
+    level: _Level = [(0, occupied, 0, (), 0)]
     while level:
         for _, occ, value, slides, _ in level:
             yield slides, occ, value
         level = _next_level(level, movers, budget)
 
 
-def _next_level(level: list, movers: list, budget: int) -> list:
+def _next_level(level: _Level, movers: list[_Mover], budget: int) -> _Level:
     """All slide sets with one more slide than `level`'s, each once, reached in canonical order."""
     seen: set[int] = set()
     found = []
@@ -628,7 +642,7 @@ def _blocked_cell(slide: Slide, occupied: int) -> str | None:
     return _first_hit(path, occupied, slide.end)
 
 
-def _first_hit(path, occupied: int, end: Segment | None) -> str | None:
+def _first_hit(path: _Path, occupied: int, end: Segment | None) -> str | None:
     for st in path:
         if occupied & st.bit:
             return cell_name(st.cell)

@@ -145,6 +145,10 @@ def tiebreak(dark_hand: tuple[int, ...], light_hand: tuple[int, ...]) -> tuple[i
     return DARK, "equal scores and lines; Dark wins ties"
 
 
+_Undo = tuple[Move, int, tuple[int, ...], bool, int, int, int]
+"""(move, mover, passes, scoring, Dark's score, Light's score, mover's longest removed) before a move."""
+
+
 class IsaacGame(Game):
     """An ISAAC position with its undo stack."""
 
@@ -162,7 +166,7 @@ class IsaacGame(Game):
         self._scoring = False
         self._scores = [0, 0]
         self._removed_max = [0, 0]
-        self._stack: list[tuple] = []
+        self._stack: list[_Undo] = []
 
     # -- construction -------------------------------------------------------
     @classmethod
@@ -183,7 +187,7 @@ class IsaacGame(Game):
         game._turn = rec.turn
         game._passes = tuple(rec.passes)
         game._scoring = rec.phase == "score"
-        game._scores = list(rec.scores)
+        game._scores = list(rec.scores or (0, 0))
         if game._scoring:
             game._validate_scoring(rec, gone)
             game._count_lines()
@@ -191,7 +195,7 @@ class IsaacGame(Game):
             game._validate_placement(rec, gone)
         return game
 
-    def _validate_placement(self, rec, gone) -> None:
+    def _validate_placement(self, rec: PositionRecord, gone: list[list[int]]) -> None:
         """Reject what the placement phase cannot produce (see SPEC.md)."""
         for color in (DARK, LIGHT):
             missing = [n for n in LENGTHS for _ in range(gone[color][n])]
@@ -220,7 +224,7 @@ class IsaacGame(Game):
         """Dark places first and turns alternate until someone passes."""
         check_turn_order(rec, (len(self.pieces(DARK)), len(self.pieces(LIGHT))), "placed", "pieces")
 
-    def _validate_scoring(self, rec, gone) -> None:
+    def _validate_scoring(self, rec: PositionRecord, gone: list[list[int]]) -> None:
         """Reject what the scoring phase cannot produce (see SPEC.md)."""
         d, u = self._scores
         if d >= WIN_SCORE and u >= WIN_SCORE:
@@ -303,11 +307,12 @@ class IsaacGame(Game):
     def pieces(self, color: int) -> list[Segment]:
         """`color`'s pieces on the board in canonical order."""
         out = []
+        at: list[Segment] = self._seg_at_lo  # type: ignore[assignment]  # set at every lo bit
         los = self._los[color]
         while los:
             low = los & -los
             los ^= low
-            out.append(self._seg_at_lo[low.bit_length() - 1])
+            out.append(at[low.bit_length() - 1])
         return out
 
     def board(self) -> Iterator[Piece]:
@@ -388,7 +393,7 @@ class IsaacGame(Game):
         s = self._scores[c]
         counters = self._counter_mask()
         minimum = self._removed_max[c]
-        at = self._seg_at_lo
+        at: list[Segment] = self._seg_at_lo  # type: ignore[assignment]  # set at every lo bit
         los = self._los[c]
         while los:
             low = los & -los
@@ -451,7 +456,7 @@ class IsaacGame(Game):
 
     def _random_placement(self, rng: random.Random) -> Move:
         empty = ALL_CELLS ^ self._occ
-        groups: list[tuple[int, list[Segment | None]]] = []
+        groups: list[tuple[int, list[Segment]]] = []
         for n in _lengths_in(self._hand[self._turn]):
             h, v = placement_starts(empty, n)
             groups += ((h, H_SEG[n]), (v, V_SEG[n]))
@@ -459,9 +464,7 @@ class IsaacGame(Game):
         if pick is None:
             return PASS
         bits, table = groups[pick[0]]
-        seg = table[nth_cell(bits, pick[1])]
-        assert seg is not None
-        return PLACE[seg.index]
+        return PLACE[table[nth_cell(bits, pick[1])].index]
 
     # -- checking -----------------------------------------------------------
     def parse_move(self, text: str) -> Move:
@@ -478,12 +481,12 @@ class IsaacGame(Game):
             if example is not PASS:
                 raise IllegalMoveError(text, f"cannot pass while a move exists (e.g. {example})")
             return PASS
+        canonical: Move = move
         if isinstance(move, Place):
             reason = self._placement_problem(move)
             canonical = PLACE[move.segment.index]
         elif isinstance(move, Remove):
             reason = self._removal_problem(move)
-            canonical = move
         else:
             reason = "not an ISAAC move (ISAAC moves look like c3c7, xc3c7:36 or pass)"
         if reason:
@@ -550,6 +553,7 @@ class IsaacGame(Game):
         if t == self._forbidden_score():
             opp = self._turn ^ 1
             cell = counter_cell_for(opp, self._scores[opp])
+            assert cell is not None  # the forbidden score exists only while that counter is on the board
             return f"score {t} lands on {COLOR_NAME[opp]}'s counter on {cell_name(cell)}"
         return None
 
@@ -581,11 +585,10 @@ class IsaacGame(Game):
         c = self._turn
         self._stack.append((move, c, self._passes, self._scoring,
                             self._scores[0], self._scores[1], self._removed_max[c]))
-        kind = type(move)
-        if kind is Place:
+        if type(move) is Place:
             self._put(c, move.segment)
             self._hand[c][move.segment.length] -= 1
-        elif kind is Remove:
+        elif type(move) is Remove:
             seg = move.segment
             self._take(c, seg)
             lc = self._line_count
@@ -616,11 +619,10 @@ class IsaacGame(Game):
 
     def pop(self) -> Move:
         move, c, passes, scoring, s0, s1, removed_max = self._stack.pop()
-        kind = type(move)
-        if kind is Place:
+        if type(move) is Place:
             self._take(c, move.segment)
             self._hand[c][move.segment.length] += 1
-        elif kind is Remove:
+        elif type(move) is Remove:
             seg = move.segment
             self._put(c, seg)
             lc = self._line_count

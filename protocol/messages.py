@@ -421,7 +421,7 @@ def parse_info(line: str) -> Info:
     return info
 
 
-def format_bestmove(move) -> str:
+def format_bestmove(move: object) -> str:
     """`bestmove <move>`; `(none)` when the game is over."""
     return f"bestmove {move if move is not None else '(none)'}"
 

@@ -27,7 +27,7 @@ def _cell_value(tok: str) -> int:
     return (ord(tok[1]) - 48) * 10 + (ord(tok[0]) - 97)
 
 
-def _make_segment(s: str, loc: int, toks) -> Segment:
+def _make_segment(s: str, loc: int, toks: pp.ParseResults) -> Segment:
     a, b = toks[0], toks[1]
     seg = segment_at(a, b)
     if seg is None:
@@ -98,7 +98,7 @@ def _build(games: tuple[GameEntry, ...]) -> dict[str, pp.ParserElement]:
     phase = (pp.Keyword("place") | pp.Keyword("score")).leave_whitespace().set_name("phase (place or score)")
     scores = (number + _lit("/").suppress() - number).set_name("scores (dark/light)")
 
-    def located(name, expr):
+    def located(name: str, expr: pp.ParserElement) -> pp.ParserElement:
         return pp.Located(expr.copy()).set_results_name(name)
 
     common = (
@@ -128,28 +128,28 @@ def _build(games: tuple[GameEntry, ...]) -> dict[str, pp.ParserElement]:
     return out
 
 
-def _make_level_place(s: str, loc: int, toks):
+def _make_level_place(s: str, loc: int, toks: pp.ParseResults) -> Place:
     seg, lev = toks[0], toks[1]
     if lev < 1:
         raise pp.ParseFatalException(s, loc, "levels start at 1")
     return Place(seg, lev)
 
 
-def _make_piece_entry(s: str, loc: int, toks):
+def _make_piece_entry(s: str, loc: int, toks: pp.ParseResults) -> PieceEntry:
     seg, lev = toks[0], toks[1]
     if lev < 1:
         raise pp.ParseFatalException(s, loc, f"piece {seg.name}^{lev}: levels start at 1")
     return PieceEntry(seg, lev, loc)
 
 
-def _make_discard(s: str, loc: int, toks):
+def _make_discard(s: str, loc: int, toks: pp.ParseResults) -> list[tuple[int, int]]:
     n = int(toks[0])
     if n not in LENGTHS:
         raise pp.ParseFatalException(s, loc, f"no piece has length {n}; lengths are 3 to 7")
     return [(loc, n)]
 
 
-def _make_hari_move(s: str, loc: int, toks):
+def _make_hari_move(s: str, loc: int, toks: pp.ParseResults) -> HariMove:
     """Steps are (location, Slide | Segment | discard length); only the last may be a play."""
     steps = list(toks)
     for at, item in steps[:-1]:
@@ -164,7 +164,8 @@ def _make_hari_move(s: str, loc: int, toks):
     return HariMove(slides, last, 0)
 
 
-def _run(expr: pp.ParserElement, text: str, what: str, exc=NotationError):
+def _run(expr: pp.ParserElement, text: str, what: str,
+         exc: type[NotationError] = NotationError) -> pp.ParseResults:
     if not isinstance(text, str):
         raise _err(exc, repr(text), 1, "expected text", what)
     if len(text) > MAX_TEXT:
@@ -179,7 +180,7 @@ def _run(expr: pp.ParserElement, text: str, what: str, exc=NotationError):
         raise _err(exc, text, e.loc + 1 + offset, _message(e, stripped), what) from None
 
 
-def _err(exc, text, column, message, what):
+def _err(exc: type[NotationError], text: str, column: int, message: str, what: str) -> NotationError:
     if exc is PositionError:
         return PositionError(text, column, message)
     return NotationError(text, column, message, what)

@@ -64,7 +64,7 @@ def format_position(rec: PositionRecord) -> str:
         COLOR_LETTER[rec.turn],
         "".join(COLOR_LETTER[c] for c in rec.passes) or "-",
     ]
-    if rec.phase is not None:
+    if rec.phase is not None and rec.scores is not None:
         fields.append(rec.phase)
         fields.append(f"{rec.scores[0]}/{rec.scores[1]}")
     return " ".join(fields)
