@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
 
-from .board import COLOR_NAME, DARK, FILES, LENGTHS, LIGHT, VALUE, Segment, cell_name, segment_at
+from .board import COLOR_NAME, DARK, FILES, LENGTHS, LIGHT, Segment, cell_name
 from .game import Game
 from .moves import HariMove, Move, Place, Remove
+from .state import GameState
 
 CELL = 40
 """Side of one cell in SVG user units (the viewBox scales to `size`)."""
@@ -51,55 +51,6 @@ _FONT = 'font-family="DejaVu Sans,Verdana,Arial,sans-serif"'
 
 # -- what a picture needs to know ------------------------------------------------------------
 
-class PieceLike(Protocol):
-    """A piece on the board as ``protocol.state.Piece`` gives it."""
-
-    @property
-    def color(self) -> int: ...
-    @property
-    def segment(self) -> Segment: ...
-    @property
-    def level(self) -> int: ...
-
-
-class OutcomeLike(Protocol):
-    """How a finished game ended, as ``protocol.state.Outcome`` (or ``game.Result``) gives it."""
-
-    @property
-    def winner(self) -> int | None: ...
-    @property
-    def scores(self) -> tuple[int, int]: ...
-    @property
-    def reason(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-
-
-class StateLike(Protocol):
-    """The fields of ``protocol.state.GameState`` a picture reads."""
-
-    @property
-    def game(self) -> str: ...
-    @property
-    def position(self) -> str: ...
-    @property
-    def turn(self) -> int: ...
-    @property
-    def phase(self) -> str: ...
-    @property
-    def pieces(self) -> Sequence[PieceLike]: ...
-    @property
-    def hands(self) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
-    @property
-    def passes(self) -> tuple[int, ...]: ...
-    @property
-    def scores(self) -> tuple[int, int]: ...
-    @property
-    def counters(self) -> tuple[int | None, int | None] | None: ...
-    @property
-    def outcome(self) -> OutcomeLike | None: ...
-
-
 @dataclass(frozen=True)
 class _Piece:
     color: int
@@ -109,7 +60,7 @@ class _Piece:
 
 @dataclass(frozen=True)
 class _Snap:
-    """The picture's own copy of a position: filled from Game.state() or the position string."""
+    """What the picture reads of ``Game.state()``, with the outcome flattened."""
 
     game: str
     turn: int
@@ -124,69 +75,21 @@ class _Snap:
     reason: str
 
 
-def _from_state(st: StateLike) -> _Snap:
+def _from_state(st: GameState) -> _Snap:
     out = st.outcome
     pieces = tuple(sorted((_Piece(p.color, p.segment, p.level) for p in st.pieces),
                           key=lambda p: (p.level, p.segment.lo, p.segment.hi, p.color)))
-    return _Snap(st.game, st.turn, str(st.phase).lower(), pieces,
+    return _Snap(st.game, st.turn, str(st.phase), pieces,
                  (tuple(st.hands[0]), tuple(st.hands[1])), tuple(st.passes),
                  (st.scores[0], st.scores[1]), st.counters,
                  out.text if out else None, out.winner if out else None, out.reason if out else "")
 
 
-def _cell_index(name: str) -> int:
-    return int(name[1]) * 10 + FILES.index(name[0])
-
-
-def _from_game(game: Game) -> _Snap:
-    """Adapter for games without ``state()``: everything follows from the position string (SPEC 7).
-
-    ``game.position()`` is canonical (already validated), so it is split by hand;
-    the grammar would cost most of a picture's time."""
-    fields = game.position().split()
-    name, placed, held, side, passed = fields[:5]
-    pieces = []
-    for color, text in enumerate(placed.split("/")):
-        for item in ([] if text == "-" else text.split(",")):
-            seg_text, _, level = item.partition("^")
-            seg = segment_at(_cell_index(seg_text[:2]), _cell_index(seg_text[2:4]))
-            assert seg is not None
-            pieces.append(_Piece(color, seg, int(level) if level else 1))
-    ordered = tuple(sorted(pieces, key=lambda p: (p.level, p.segment.lo, p.segment.hi, p.color)))
-    hands = tuple(tuple(int(ch) for ch in text if ch != "-") for text in held.split("/"))
-    counters: tuple[int | None, int | None] | None = None
-    phase = "play"
-    if name == "isaac":
-        phase = fields[5]
-        dark, light = (int(x) for x in fields[6].split("/"))
-        scores = (dark, light)
-        if phase == "score":
-            counters = (dark if dark <= 99 else None, 99 - light if light <= 99 else None)
-    elif name == "foundations":
-        scores = (_hand_value(hands[0]), _hand_value(hands[1]))
-    else:
-        scores = (sum(p.segment.value for p in ordered if p.color == DARK),
-                  sum(p.segment.value for p in ordered if p.color == LIGHT))
-    res = game.result()
-    return _Snap(name, DARK if side == "d" else LIGHT, phase, ordered, (hands[0], hands[1]),
-                 tuple(DARK if ch == "d" else LIGHT for ch in passed if ch != "-"), scores, counters,
-                 res.text if res else None, res.winner if res else None, res.reason if res else "")
-
-
-def _snapshot(obj: Game | StateLike | str) -> _Snap:
+def _snapshot(obj: Game | GameState | str) -> _Snap:
     if isinstance(obj, str):
         from . import game_from_position
         obj = game_from_position(obj)
-    if isinstance(obj, Game):
-        state = getattr(obj, "state", None)
-        if callable(state):
-            return _from_state(state())
-        return _from_game(obj)
-    return _from_state(obj)
-
-
-def _hand_value(hand: Iterable[int]) -> int:
-    return sum(VALUE[n] for n in hand)
+    return _from_state(obj.state() if isinstance(obj, Game) else obj)
 
 
 def _as_cell(cell: int | str) -> int:
@@ -529,7 +432,7 @@ def _panel(snap: _Snap, fr: _Frame, height: float, move: Move | None,
 
 # -- public API -------------------------------------------------------------------------------
 
-def board_parts(state_or_game: Game | StateLike | str, *, size: int | None = None, orientation: int = DARK,
+def board_parts(state_or_game: Game | GameState | str, *, size: int | None = None, orientation: int = DARK,
                 last_move: Move | str | None = None, highlights: Iterable[int | str] = (),
                 arrows: Iterable[tuple[int | str, int | str]] = (), show_hands: bool = True,
                 coordinates: bool = True, players: tuple[str, str] | None = None) -> list[str]:
@@ -574,7 +477,7 @@ def board_parts(state_or_game: Game | StateLike | str, *, size: int | None = Non
     return [p for p in parts if p]
 
 
-def board_svg(state_or_game: Game | StateLike | str, *, size: int | None = None, orientation: int = DARK,
+def board_svg(state_or_game: Game | GameState | str, *, size: int | None = None, orientation: int = DARK,
               last_move: Move | str | None = None, highlights: Iterable[int | str] = (),
               arrows: Iterable[tuple[int | str, int | str]] = (), show_hands: bool = True,
               coordinates: bool = True, players: tuple[str, str] | None = None) -> str:

@@ -116,7 +116,7 @@ def test_last_move_marks() -> None:
 
 def test_same_input_same_bytes_whatever_the_source() -> None:
     game = game_from_position(FOUND_L3)
-    assert board_svg(game) == board_svg(FOUND_L3) == board_svg(game.copy())
+    assert board_svg(game) == board_svg(FOUND_L3) == board_svg(game.copy()) == board_svg(game.state())
     assert "".join(board_parts(game, orientation=LIGHT)) == board_svg(game, orientation=LIGHT)
 
 
