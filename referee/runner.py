@@ -25,6 +25,7 @@ from .game_runner import GameSpec, play_game
 from .openings import OpeningBook
 from .player import EnginePlayer
 from .progress import Progress
+from .report import LiveReport
 from .schedule import ScheduledGame
 from .stats import MatchStats, Sprt, engine_totals, side_names
 from .store import Store
@@ -156,6 +157,7 @@ class Runner:
         self._canceller: asyncio.Task | None = None
         self._stopping = False
         self.interrupted = False
+        self.report = LiveReport(store.dir, tracker.records, store.event)
 
     def _make_player(self, spec: EngineSpec) -> EnginePlayer:
         return EnginePlayer(spec, self.io_log, **self.plan.player_options)
@@ -186,6 +188,7 @@ class Runner:
             raise
         finally:
             await self.pool.close()
+            await asyncio.shield(asyncio.to_thread(self.report.close))
         if self.interrupted:
             self.outcome.stopped = "interrupted"
         for task in self._workers:
@@ -268,6 +271,7 @@ class Runner:
     def _finished(self, record: dict) -> None:
         self.outcome.played += 1
         self.tracker.add(record)
+        self.report.game_finished(record)
         self.store.event(f"finished game {record['game_id']}: {record['dark']['name']} vs "
                          f"{record['light']['name']} {record['result']} ({record['termination']}: {record['reason']})")
         self.progress.game_finished(record)
