@@ -467,3 +467,36 @@ def parse_engine_line(line: str) -> EngineLine:
     if word == "info":
         return EngineLine("info", text, info=parse_info(text))
     return EngineLine("other", text)
+
+
+# -- perft and moves answers (read by the referee's check) ---------------------
+
+def parse_perft_line(line: str) -> tuple[str, int]:
+    """(move, count) of one `<move>: <count>` line of a `go perft` answer."""
+    text = line.strip()
+    move, sep, count = text.rpartition(":")
+    if not sep or not move.strip():
+        raise ProtocolError(line, 1, "perft: expected '<move>: <count>'")
+    try:
+        return move.strip(), whole_number(count.strip())
+    except ValueError:
+        raise ProtocolError(line, len(move) + 2, f"perft: {count.strip()!r} is not a count") from None
+
+
+def parse_perft_total(line: str) -> int:
+    """The node count of the `Nodes searched: <n>` line that ends a `go perft` answer."""
+    head, sep, count = line.strip().partition(":")
+    if head.strip() != "Nodes searched" or not sep:
+        raise ProtocolError(line, 1, "perft: expected 'Nodes searched: <n>'")
+    try:
+        return whole_number(count.strip())
+    except ValueError:
+        raise ProtocolError(line, len(head) + 2, f"perft: {count.strip()!r} is not a count") from None
+
+
+def parse_moves_line(line: str) -> list[str]:
+    """The moves of a `moves <m1> <m2> ...` answer (SPEC 9: the legal moves, canonical, one line)."""
+    word, rest = split_command(line)
+    if word != "moves":
+        raise ProtocolError(line, 1, f"expected 'moves ...', found {word!r}")
+    return rest.split()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import protocol
-from referee.check import CheckReport, CheckResult, make_positions, run_check
+from referee.check import CheckReport, CheckResult, Status, Tier, make_positions, run_check
 from referee.engine_process import live_engine_groups
 
 ENGINES = Path(__file__).parent / "bad_engines"
@@ -120,9 +120,9 @@ def test_positions_are_reproducible_and_useful():
 @pytest.mark.parametrize("game_type", ["isaac", "foundations", "hari"])
 def test_illegal_move_probe_is_really_illegal(game_type):
     from protocol import IllegalMoveError, new_game
-    from referee.check import _move_illegal_twice
+    from referee.check import illegal_repeat
 
-    move = _move_illegal_twice(game_type)
+    move = illegal_repeat(game_type)
     game = new_game(game_type)
     game.play(move)
     with pytest.raises(IllegalMoveError):
@@ -135,3 +135,75 @@ def test_late_perft_position_is_past_the_start(game_type):
 
     pos = make_positions(game_type, seed=1)
     assert pos.late > 0 and pos.game_at(pos.late).count_legal_moves() >= 2
+
+
+# -- tiers -------------------------------------------------------------------------------
+
+MINIMAL = Path(__file__).parent / "engines" / "minimal.py"
+
+
+def test_minimal_engine_passes_the_required_tier_only(capsys):
+    """Handshake, isready, position, go, bestmove, quit and nothing else: fit for tournaments."""
+    report = run_check([sys.executable, str(MINIMAL)], games=("isaac",), timeout=0.5, start_timeout=5.0,
+                       stop_ms=400)
+    assert live_engine_groups() == set()
+    assert report.ok and not report.conforms, report.render()
+    assert (report.verdict(Tier.REQUIRED), report.verdict(Tier.RECOMMENDED)) == (Status.PASS, Status.FAIL)
+    required = {r.name for r in report.tier_results(Tier.REQUIRED)}
+    assert {"start-up", "option UCI_Variant", "isready", "isaac: go from startpos", "isaac: go after moves",
+            "quit"} <= required
+    fails = failed(report)
+    assert fails["id name"] == "no 'id name ...' line before uciok"
+    assert "perft not supported" in fails["isaac: go perft 1 (start)"]
+    assert fails["bad input: unknown command"].startswith("no 'info string error: ...' answer")
+    assert fails["stop during go infinite"].startswith("the search ended by itself before 'stop'")
+    assert by_name(report)["isaac: steps"].status == "SKIP"
+    text = report.render()
+    assert "required: PASS" in text and "recommended: FAIL" in text
+    assert "the engine can play in tournaments" in text.splitlines()[-1]
+    data = report.to_json()
+    assert data["ok"] is True and data["conforms"] is False
+    assert data["tiers"]["required"]["verdict"] == "PASS" and data["tiers"]["recommended"]["FAIL"] >= 5
+
+
+def test_check_command_exits_0_when_the_required_tier_passes(capsys):
+    from referee.cli import main
+
+    code = main(["check", "--game", "foundations", "--timeout", "0.5", "--json", sys.executable, str(MINIMAL)])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["tiers"]["required"]["verdict"] == "PASS"
+    assert data["tiers"]["recommended"]["verdict"] == "FAIL"
+    assert {r["tier"] for r in data["results"]} == {"required", "recommended"}
+
+
+def test_a_required_failure_is_exit_1(capsys):
+    from referee.cli import main
+
+    assert main(["check", "--timeout", "0.5", sys.executable, str(ENGINES / "exit_at_startup.py")]) == 1
+    assert "required: FAIL" in capsys.readouterr().out
+
+
+def test_malformed_option_line_costs_the_option_in_player_and_check_alike():
+    """One client reads the handshake for both: the bad line is dropped, the engine still plays."""
+    import asyncio
+
+    from referee.engine_process import EngineSpec
+    from referee.player import EnginePlayer
+
+    cmd = [sys.executable, str(ENGINES / "malformed_option.py")]
+
+    async def start_player():
+        player = EnginePlayer(EngineSpec("m", cmd), start_timeout=5.0)
+        try:
+            await player.start()
+            await player.new_game("hari")
+            return sorted(player.options)
+        finally:
+            await player.quit()
+
+    assert asyncio.run(start_player()) == ["seed", "uci_variant"]
+    report = check("malformed_option", games=("hari",))
+    assert report.ok and by_name(report)["start-up"].detail.endswith("2 options")
+    bad = by_name(report)["output well-formed"]
+    assert (bad.status, bad.tier) == (Status.FAIL, Tier.RECOMMENDED)
+    assert "option Threads: min is not a number" in bad.detail

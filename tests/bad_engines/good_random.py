@@ -123,6 +123,9 @@ class RandomEngine:
     def cmd_moves(self, line, rest):
         self.say(" ".join(["moves"] + [str(m) for m in self.game.legal_moves()]))
 
+    def cmd_d(self, line, rest):
+        self.say(f"position {self.game.position()}")
+
     def cmd_quit(self, line, rest):
         return False
 
