@@ -206,4 +206,4 @@ def test_malformed_option_line_costs_the_option_in_player_and_check_alike():
     assert report.ok and by_name(report)["start-up"].detail.endswith("2 options")
     bad = by_name(report)["output well-formed"]
     assert (bad.status, bad.tier) == (Status.FAIL, Tier.RECOMMENDED)
-    assert "option Threads: min is not a number" in bad.detail
+    assert bad.detail.startswith("1 malformed line(s): option Threads: min") and "'one'" in bad.detail

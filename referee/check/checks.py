@@ -114,7 +114,7 @@ class Checker:
 
     def add_output_verdict(self) -> None:
         """Every line the engine printed during the check, judged by the raw-line hook."""
-        bad = self.session.handshake.malformed + self.session.malformed
+        bad = self.session.malformed     # the hook saw every line, the handshake's included
         if bad:
             shown = "; ".join(str(e) for e in bad[:3]) + ("; ..." if len(bad) > 3 else "")
             self.add("output well-formed", Status.FAIL, f"{len(bad)} malformed line(s): {shown}", RECOMMENDED)
