@@ -15,11 +15,14 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from protocol import game_from_position
 from protocol.messages import Info, info_string
+from protocol.moves import Move
 
+from .output import Output
 from .session import CommandError
 from .strategies import STRATEGY_NAMES, Limits, make_strategy
 
@@ -66,7 +69,7 @@ def parse_bench_args(words: list[str], columns: list[int] | None = None) -> Benc
     return settings
 
 
-def bench_lines(settings: BenchSettings, stop: threading.Event | None = None):
+def bench_lines(settings: BenchSettings, stop: threading.Event | None = None) -> Iterator[str]:
     """Yield the report lines one by one as each position is searched."""
     stop = stop or threading.Event()
     total_nodes, total_time = 0, 0.0
@@ -84,7 +87,7 @@ def bench_lines(settings: BenchSettings, stop: threading.Event | None = None):
     yield f"Nodes/second    : {_nps(total_nodes, total_time)}"
 
 
-def _search_one(text: str, settings: BenchSettings, stop: threading.Event):
+def _search_one(text: str, settings: BenchSettings, stop: threading.Event) -> tuple[int, float, Move]:
     """(nodes, seconds, move) of one position; nodes from the strategy's last `info nodes`."""
     game = game_from_position(text)
     strategy = make_strategy(settings.strategy)
@@ -101,7 +104,7 @@ def _nps(nodes: int, seconds: float) -> int:
     return int(nodes / seconds) if seconds > 0 else 0
 
 
-def run_bench(out, settings: BenchSettings, stop: threading.Event) -> None:
+def run_bench(out: Output, settings: BenchSettings, stop: threading.Event) -> None:
     """The protocol's `bench` command (runs in the job thread)."""
     for line in bench_lines(settings, stop):
         out.send(info_string(f"bench {line}"))

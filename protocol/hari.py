@@ -401,7 +401,7 @@ class HariGame(Game):
     def parse_move(self, text: str) -> Move:
         from .notation import parse_move
 
-        move = parse_move("hari", text)
+        move = parse_move(self.name, text)
         return self._check(move, text)
 
     def check_move(self, move: Move) -> Move:

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from protocol.board import LINE_MASK
 from protocol.isaac import TOP_CELL_SCORE as TOP_CELL
-from protocol.isaac import TOUCHED_LINES, WIN_SCORE, counter_cell_for, points, tiebreak
+from protocol.isaac import TOUCHED_LINES, WIN_SCORE, IsaacGame, counter_cell_for, points, tiebreak
 from protocol.isaac import highest_score_on as _best_score_on
-from protocol.moves import PASS, Place, Remove
+from protocol.moves import PASS, Pass, Place, Remove
 
 WIN_EVAL = 10_000.0
 """Evaluation of a won game (points scale); the search adds/subtracts depth to prefer fast wins."""
@@ -48,7 +48,7 @@ class Snapshot:
     __slots__ = ("pieces", "counts", "occ", "hands", "scores", "counters", "counter_mask",
                  "minimum", "scoring", "turn", "passes")
 
-    def __init__(self, game):
+    def __init__(self, game: IsaacGame) -> None:
         self.turn = game.turn
         self.scoring = game.phase == "score"
         self.pieces = (game.pieces(0), game.pieces(1))
@@ -108,7 +108,7 @@ SCORING_POTENTIAL_SHARE = 0.45
 """Share of the remaining potential a player is expected to turn into points."""
 
 
-def scoring_eval(game, snap: Snapshot | None = None) -> float:
+def scoring_eval(game: IsaacGame, snap: Snapshot | None = None) -> float:
     """Score difference plus a share of the potential difference, for the side to move."""
     snap = snap or Snapshot(game)
     me = snap.turn
@@ -130,12 +130,12 @@ def scoring_eval(game, snap: Snapshot | None = None) -> float:
     return value
 
 
-def _tiebreak_favours(game, color: int) -> bool:
+def _tiebreak_favours(game: IsaacGame, color: int) -> bool:
     """Whether the rules' tie-break at equal scores (ruling 4) would make `color` the winner."""
     return tiebreak(game.hand(0), game.hand(1))[0] == color
 
 
-def removal_candidates(game, snap: Snapshot | None = None, wide: bool = True) -> list[Remove]:
+def removal_candidates(game: IsaacGame, snap: Snapshot | None = None, wide: bool = True) -> list[Remove]:
     """The removals worth searching, best-first by a cheap guess.
 
     For each removable piece: the full score; the highest score that blocks each
@@ -212,7 +212,7 @@ W_POT = 0.3
 """Per point of potential: crossings already made count, a little (the scoring search does the rest)."""
 
 
-def placement_eval(game, snap: Snapshot | None = None) -> float:
+def placement_eval(game: IsaacGame, snap: Snapshot | None = None) -> float:
     """Value and number of pieces on the board, and their potential, for the side to move.
 
     The value a player has placed predicts the result far better than its potential
@@ -229,7 +229,7 @@ def placement_eval(game, snap: Snapshot | None = None) -> float:
     return value
 
 
-def placement_candidates(game, snap: Snapshot | None = None) -> list[tuple[Place, float]]:
+def placement_candidates(game: IsaacGame, snap: Snapshot | None = None) -> list[tuple[Place | Pass, float]]:
     """Every legal placement with its ordering guess, best first.
 
     The guess is what the piece adds to the lines it touches: its own value x the
@@ -244,9 +244,9 @@ def placement_candidates(game, snap: Snapshot | None = None) -> list[tuple[Place
     for q in snap.pieces[1 - me]:
         feed[q.line] -= q.value
     counts = snap.counts
-    out = []
+    out: list[tuple[Place | Pass, float]] = []
     for move in game.legal_moves():
-        if move is PASS:
+        if not isinstance(move, Place):  # placement phase: a placement, or the lone pass
             return [(PASS, 0.0)]
         seg = move.segment
         lines = 0

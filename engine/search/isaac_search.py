@@ -14,13 +14,18 @@ multiplier set-ups), exact at game ends, static evaluation at the horizon.
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
+from typing import cast
 
+from protocol.game import Game
+from protocol.isaac import IsaacGame
 from protocol.messages import Info
-from protocol.moves import PASS
+from protocol.moves import PASS, Move
 
 from . import isaac_knowledge as K
 from .alphabeta import ABResult, AlphaBeta
-from .context import logistic, win_probability_to_cp
+from .context import SearchContext, logistic, win_probability_to_cp
 from .mcts import run_mcts
 
 POINT_SCALE = 12.0
@@ -31,7 +36,7 @@ REMOVAL_PRIOR_DECAY = 0.8
 """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
 
 
-def moves_left(game) -> int:
+def moves_left(game: IsaacGame) -> int:
     """Rough count of the moves the side to move still makes (for the clock)."""
     me = game.turn
     if game.phase == "place":
@@ -39,7 +44,7 @@ def moves_left(game) -> int:
     return max(1, len(game.pieces(me)) // 2 + 1)
 
 
-def evaluate(game) -> float:
+def evaluate(game: IsaacGame) -> float:
     """Static evaluation in points for the side to move (phase-specific)."""
     snap = K.Snapshot(game)
     if snap.scoring:
@@ -47,9 +52,10 @@ def evaluate(game) -> float:
     return K.placement_eval(game, snap)
 
 
-def terminal_points(game, ply: int) -> float:
+def terminal_points(game: IsaacGame, ply: int) -> float:
     """A finished game in points for the side to move, quicker wins scoring higher."""
     result = game.result()
+    assert result is not None, "only finished games are valued this way"
     if result.winner is None:
         return 0.0
     won = result.winner == game.turn
@@ -61,7 +67,7 @@ class IsaacKnowledge:
 
     uses_playouts = False
 
-    def candidates(self, game):
+    def candidates(self, game: IsaacGame) -> list[tuple[Move, float]]:
         if game.phase == "score":
             moves = K.removal_candidates(game, wide=True)
             if not moves:
@@ -71,17 +77,18 @@ class IsaacKnowledge:
         top = scored[0][1]
         return [(m, math.exp((s - top) / PRIOR_SCALE)) for m, s in scored]
 
-    def leaf_value(self, game, rng, ctx):
+    def leaf_value(self, game: IsaacGame, rng: random.Random, ctx: SearchContext) -> float:
         return logistic(evaluate(game) / POINT_SCALE)
 
-    def terminal_value(self, game, color):
+    def terminal_value(self, game: IsaacGame, color: int) -> float:
         result = game.result()
+        assert result is not None, "only finished games are valued this way"
         if result.winner is None:
             return 0.5
         return 1.0 if result.winner == color else 0.0
 
 
-def _ab_candidates(game, ply: int) -> list:
+def _ab_candidates(game: IsaacGame, ply: int) -> Sequence[Move]:
     if game.phase == "score":
         return K.removal_candidates(game, wide=ply <= 1) or [PASS]
     return [m for m, _ in K.placement_candidates(game)]
@@ -92,7 +99,7 @@ def _info(result: ABResult) -> Info:
     return Info(depth=result.depth, score_cp=win_probability_to_cp(p), pv=[str(m) for m in result.pv])
 
 
-def choose_scoring(game, ctx, rng):
+def choose_scoring(game: IsaacGame, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
     """Iterative-deepening alpha-beta over the worthwhile removals."""
     moves = K.removal_candidates(game, wide=True)
     if not moves:
@@ -108,11 +115,13 @@ def choose_scoring(game, ctx, rng):
 
     ctx.snapshot = lambda: last["info"]
     result = ab.iterate(game, moves, ctx.tm.depth_limit or 64, on_depth)
-    return result.move, _info(result)
+    return cast(Move, result.move), _info(result)
 
 
-def choose(game, ctx, rng):
+def choose(game: Game, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info | None]:
+    assert isinstance(game, IsaacGame)
     if game.phase == "score":
         return choose_scoring(game, ctx, rng)
     knowledge = IsaacKnowledge()
-    return run_mcts(game, knowledge, ctx, rng, knowledge.candidates(game))
+    chosen: tuple[Move, Info | None] = run_mcts(game, knowledge, ctx, rng, knowledge.candidates(game))
+    return chosen

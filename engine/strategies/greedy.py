@@ -29,8 +29,10 @@ from collections.abc import Callable
 
 from protocol import registry
 from protocol.board import VALUE, iter_placements
+from protocol.foundations import FoundationsGame
 from protocol.game import Game
 from protocol.hari import HariGame, SlideSet
+from protocol.isaac import IsaacGame
 from protocol.messages import Info
 from protocol.moves import HariMove, Move, Place, Remove
 
@@ -52,7 +54,7 @@ class GreedyStrategy:
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
                report: Callable[[Info], None], rng: random.Random) -> Move:
-        pick = _PICKERS.get(game.name, _by_measure)
+        pick = _PICKERS.get(type(game), _by_measure)
         move, examined = pick(game, stop, rng)
         report(Info(depth=1, nodes=examined, pv=[str(move)]))
         return move
@@ -145,9 +147,9 @@ def _keyed(key: Callable[[Move], Key]) -> Picker:
     return lambda game, stop, rng: _best_by_key(game, key, stop, rng)
 
 
-_PICKERS: dict[str, Picker] = {
-    "isaac": _keyed(_isaac_key),
-    "foundations": _keyed(_foundations_key),
-    "hari": _hari_move,
+_PICKERS: dict[type[Game], Picker] = {
+    IsaacGame: _keyed(_isaac_key),
+    FoundationsGame: _keyed(_foundations_key),
+    HariGame: _hari_move,
 }
 """The greedy rule of each game SPEC.md quotes; other registered games fall back to _by_measure."""
