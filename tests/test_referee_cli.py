@@ -21,14 +21,6 @@ BAD = REPO / "tests" / "bad_engines"
 ENGINE = f"cmd={sys.executable} -m engine"
 
 
-@pytest.fixture
-def engine_dir(tmp_path, monkeypatch):
-    where = tmp_path / "engines"
-    where.mkdir()
-    monkeypatch.setenv("PYTHONPATH", str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return where
-
-
 def usage_error(argv, capsys, code=2) -> str:
     with pytest.raises(SystemExit) as exc:
         main(argv)

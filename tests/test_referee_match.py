@@ -23,15 +23,6 @@ BAD = REPO / "tests" / "bad_engines"
 TC = "tc=10+0.1"   # generous: the built-in strategies answer at once, slow CI must not forfeit
 
 
-@pytest.fixture
-def engine_dir(tmp_path, monkeypatch):
-    """A working directory for engines; PYTHONPATH lets `python -m engine` run from it."""
-    where = tmp_path / "engines"
-    where.mkdir()
-    monkeypatch.setenv("PYTHONPATH", str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return where
-
-
 def builtin(name: str, strategy: str, where: Path, *extra: str) -> list[str]:
     return ["-engine", f"name={name}", f"cmd={sys.executable} -m engine", f"dir={where}",
             f"option.Strategy={strategy}", *extra]

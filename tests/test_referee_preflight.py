@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -14,14 +13,6 @@ from referee.cli import main
 REPO = Path(__file__).resolve().parent.parent
 BAD = REPO / "tests" / "bad_engines"
 GOOD = f"cmd={sys.executable} {BAD / 'good_random.py'}"
-
-
-@pytest.fixture
-def engine_dir(tmp_path, monkeypatch):
-    where = tmp_path / "engines"
-    where.mkdir()
-    monkeypatch.setenv("PYTHONPATH", str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return where
 
 
 def run_expecting_exit(argv: list[str], capsys) -> tuple[int, str]:
