@@ -29,6 +29,12 @@ class Game(ABC):
 
     Positions are mutable, so they compare equal by position but are not hashable:
     key dictionaries by ``position()``.
+
+    Code meant for every game uses only the queries declared here (``board()``
+    gives the pieces as ``Piece`` values with colour, segment and level).
+    Subclasses add fast game-specific queries for their searches, such as
+    ``pieces(color)`` (segments; FOUNDATIONS: (segment, level) pairs),
+    ``IsaacGame.earned`` or ``HariGame.slide_sets``.
     """
 
     name: str = ""

@@ -56,6 +56,8 @@ class GameEntry:
     """Position strings end with a phase ('place'|'score') and scores 'd/l' (ISAAC's layout)."""
     lower_score_wins: bool = False
     """The game's measure (``Game.scores``) is better when lower (FOUNDATIONS: value left in hand)."""
+    measure: str = "{} points"
+    """How prose shows one player's measure: ``measure.format(score)``, e.g. 'score 36'."""
 
     def game_class(self) -> type[Game]:
         """The Game subclass (its module is imported on first use)."""
@@ -106,17 +108,17 @@ def entry(name: str) -> GameEntry:
 register(GameEntry(
     name="isaac", title="ISAAC", module="protocol.isaac", class_name="IsaacGame",
     move_syntax=MoveSyntax.PLACE_REMOVE, move_help="c3c7, xc3c7:36 or pass",
-    start=f"isaac -/- {_FULL}/{_FULL} d - place 0/0", phase_and_scores=True,
+    start=f"isaac -/- {_FULL}/{_FULL} d - place 0/0", phase_and_scores=True, measure="score {}",
 ))
 register(GameEntry(
     name="foundations", title="FOUNDATIONS", module="protocol.foundations", class_name="FoundationsGame",
     move_syntax=MoveSyntax.PLACE_LEVEL, move_help="c3c7, c3c7^2 or pass",
-    start=f"foundations -/- {_FULL}/{_FULL} d -", levels=True, lower_score_wins=True,
+    start=f"foundations -/- {_FULL}/{_FULL} d -", levels=True, lower_score_wins=True, measure="{} in hand",
 ))
 register(GameEntry(
     name="hari", title="HARI", module="protocol.hari", class_name="HariGame",
     move_syntax=MoveSyntax.SLIDE_PLAY, move_help="slides then a play, e.g. d4d8>d5d9,a0a2, or pass",
-    start=f"hari -/- {_FULL}/{_FULL} d -",
+    start=f"hari -/- {_FULL}/{_FULL} d -", measure="{} on the board",
 ))
 
 __all__ = ["GameEntry", "MoveSyntax", "entries", "entry", "lookup", "names", "register", "unregister"]

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import registry
 from .board import COLOR_NAME, DARK, FILES, LENGTHS, LIGHT, Segment, cell_name
 from .game import Game
 from .moves import HariMove, Move, Place, Remove
@@ -360,12 +361,12 @@ def _hand(x: float, y: float, color: int, hand: Sequence[int]) -> str:
 
 
 def _measure(snap: _Snap, color: int) -> str:
-    if snap.game == "isaac":
-        return f"score {snap.scores[color]}"
-    if snap.game == "foundations":
+    entry = registry.entry(snap.game)
+    text = entry.measure.format(snap.scores[color])
+    if entry.levels:
         level = max((p.level for p in snap.pieces if p.color == color), default=1)
-        return f"{snap.scores[color]} in hand \u00b7 level {level}"
-    return f"{snap.scores[color]} on the board"
+        text += f" \u00b7 level {level}"
+    return text
 
 
 def _player_box(snap: _Snap, color: int, x: float, y: float, name: str | None) -> list[str]:
@@ -399,7 +400,7 @@ def _status_lines(snap: _Snap, move: Move | None) -> list[str]:
     if snap.result is not None:
         who = "draw" if snap.winner is None else f"{COLOR_NAME[snap.winner]} wins"
         lines.append(f"{snap.result} {who} {snap.scores[0]}-{snap.scores[1]}")
-    elif snap.game == "isaac":
+    elif registry.entry(snap.game).phase_and_scores:
         lines.append("placement phase" if snap.phase == "place" else "scoring phase")
     if move is not None:
         lines.append("last move:")
@@ -458,7 +459,7 @@ def board_parts(state_or_game: Game | GameState | str, *, size: int | None = Non
     if coordinates:
         parts.append(_coordinates(fr))
     parts.append(_last_move_under(fr, move))
-    stacked = snap.game == "foundations"
+    stacked = registry.entry(snap.game).levels
     parts += [_piece(fr, p, stacked) for p in snap.pieces]
     parts.append(_last_move_over(fr, move))
     if cells:
