@@ -66,6 +66,23 @@ class Session:
             self.strategy = make_strategy(self.options["Strategy"])
         return self.strategy
 
+    def prepare(self, strategy: bool = True) -> None:
+        """One-off set-up for the current game type, so that no timed `go` pays for it.
+
+        Plays one move from the start position (builds the notation grammar and the
+        rules' lazy tables) and, with `strategy`, lets the strategy import and warm up
+        what it will search with. Cheap when already done. The engine calls it on `uci`
+        and `setoption UCI_Variant` (rules only: start-up stays fast) and on `isready`
+        and `ucinewgame` (everything)."""
+        game = game_class(self.variant).start()
+        first = next(iter(game.legal_moves()))
+        game.copy().play(str(first))
+        if not strategy:
+            return
+        prepare = getattr(self.get_strategy(), "prepare", None)
+        if prepare is not None:
+            prepare(game)
+
     def limits(self, go: GoCommand) -> Limits:
         """The Limits of a `go` for the side to move (p1 = Dark, p2 = Light)."""
         time_left, increment = go.clock(self.game.turn)

@@ -144,14 +144,26 @@ class Engine:
 
     # -- commands -----------------------------------------------------------------
     def cmd_uci(self, line: str) -> None:
+        self._prepare(strategy=False)
         self.out.send_lines([f"id name {ENGINE_NAME}", f"id author {ENGINE_AUTHOR}",
                              *self.options.lines(), "uciok"])
 
     def cmd_isready(self, line: str) -> None:
+        if not self.job.busy:
+            self._prepare()
         self.out.send("readyok")
 
     def cmd_ucinewgame(self, line: str) -> None:
         self.session.new_game()
+        if not self.job.busy:
+            self._prepare()
+
+    def _prepare(self, strategy: bool = True) -> None:
+        """One-off set-up (Session.prepare) outside any timed `go`; a failure only costs speed."""
+        try:
+            self.session.prepare(strategy)
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
 
     def cmd_debug(self, line: str) -> None:
         """UCI `debug on|off`: accepted; the engine has no extra debug output."""
@@ -167,6 +179,8 @@ class Engine:
         name, value = self.options.set(line, parse_setoption(line))
         if name == "UCI_Variant":
             self.session.set_variant(value)
+            if not self.job.busy:
+                self._prepare(strategy=False)
         elif name == "Strategy":
             self.session.strategy = None
         elif name == "Seed":

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import random
+import threading
 import time
+
+from .base import Limits
+
+WARM_UP_NODES = 200
+"""Size of the throw-away search `prepare` runs, so that lazy tables are built before a timed `go`."""
 
 
 class SearchStrategy:
@@ -15,3 +22,14 @@ class SearchStrategy:
         from engine.search.driver import search  # heavy imports only when searching
 
         return search(game, limits, stop, report, rng, started=started)
+
+    def prepare(self, game) -> None:
+        """Import the searcher of `game`'s type and run a tiny search (once per game type)."""
+        from engine.search.driver import search
+
+        prepared = getattr(self, "_prepared", set())
+        if game.name in prepared or game.is_over():
+            return
+        search(game.copy(), Limits(nodes=WARM_UP_NODES), threading.Event(), None, random.Random(0))
+        prepared.add(game.name)
+        self._prepared = prepared
