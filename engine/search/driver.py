@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import sys
 from importlib import import_module
+from typing import Any
 
 from protocol.messages import Info
 from protocol.moves import PASS
@@ -20,7 +21,7 @@ from .context import SearchContext
 from .timeman import TimeManager
 
 
-def searcher_for(game):
+def searcher_for(game: Any) -> Any:
     """The game's searcher module: engine/search/<game name>_search.py, by convention."""
     try:
         return import_module(f"engine.search.{game.name}_search")

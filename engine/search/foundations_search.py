@@ -18,6 +18,7 @@ win/draw/loss with the margin of hand values.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from protocol.board import LENGTHS, VALUE, count_placements, hand_value
 from protocol.moves import PASS
@@ -37,7 +38,7 @@ def moves_left(game) -> int:
     return max(1, round(0.8 * sum(game.hand(game.turn))) + 1)
 
 
-def terminal_value(game, color: int) -> float:
+def terminal_value(game: Any, color: int) -> float:
     """1/0.5/0 blended with the hand-value margin, for `color` (the search's value of a game end)."""
     result = game.result()
     scores = result.scores
@@ -111,7 +112,7 @@ DEVIATE = 0.2
 PLAYOUT_SAMPLE = 12
 
 
-def playout_move(game, rng):
+def playout_move(game: Any, rng: Any) -> Any:
     """A cheap policy move: usually the shortest allowed piece, snugly placed."""
     it = game.legal_moves()
     first = next(it, None)
@@ -155,7 +156,7 @@ class FoundationsKnowledge(PlayoutKnowledge):
         return static_value(game, color)
 
 
-def static_value(game, color: int) -> float:
+def static_value(game: Any, color: int) -> float:
     """Win chance for `color` from the hand values alone (used when a playout is cut short)."""
     margin = hand_value(game.hand(1 - color)) - hand_value(game.hand(color))
     return logistic(margin / MARGIN_SCALE)

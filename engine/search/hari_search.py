@@ -25,6 +25,7 @@ fits, else discarding).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, iter_placements, placement_starts
 from protocol.errors import IllegalMoveError
@@ -51,7 +52,7 @@ def moves_left(game) -> int:
     return max(1, sum(hand[n] for n in LENGTHS if n >= low))
 
 
-def terminal_value(game, color: int) -> float:
+def terminal_value(game: Any, color: int) -> float:
     """1/0.5/0 for `color`, blended with the board-value margin (a bigger win is a safer one)."""
     result = game.result()
     scores = result.scores
@@ -145,7 +146,8 @@ def _touching(empty: int, n: int, cells: int):
             yield table[low.bit_length() - 1]
 
 
-def _slide_candidates(game, me, empty, lengths, hand, counts, opp_next, quick=False):
+def _slide_candidates(game: Any, me: int, empty: int, lengths: list[int], hand: Any, counts: dict[int, int],
+                      opp_next: list[int], quick: bool = False) -> list[tuple[float, Any]]:
     """One own piece slid to make room, then a placement using the freed cells (checked legal).
 
     Only for lengths that are scarce without slides: early on, when everything
@@ -197,7 +199,7 @@ PLAYOUT_SKIP = 0.1
 """Share of playout moves that play the second-shortest length (giving up the shorter pieces)."""
 
 
-def playout_move(game, rng):
+def playout_move(game: Any, rng: Any) -> Any:
     """Shortest playable piece placed snugly; else one slide to make room; else its discard."""
     sets = game.slide_sets()
     base = next(sets, None)
@@ -243,7 +245,7 @@ class HariKnowledge(PlayoutKnowledge):
     def playout_move(self, game, rng):
         return playout_move(game, rng)
 
-    def static_value(self, game, color):
+    def static_value(self, game: Any, color: int) -> float:
         """Win chance for `color` from the board values alone (a playout cut short)."""
         margin = game.board_value(color) - game.board_value(1 - color)
         return logistic(margin / MARGIN_SCALE)

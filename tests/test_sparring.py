@@ -1,0 +1,53 @@
+"""Sparring partners `heuristic` and `flatmc` (SPEC 9.7): legal, sensible, reproducible."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from engine.strategies import STRATEGY_NAMES, Limits, make_strategy
+from protocol import new_game
+from protocol.moves import HariMove
+
+
+def _choose(name: str, game, limits: Limits, seed: int = 1):
+    return make_strategy(name).choose(game.copy(), limits, threading.Event(), lambda info: None,
+                                      random.Random(seed))
+
+
+def test_registry_names_the_new_partners():
+    assert {"heuristic", "flatmc", "greedy", "random", "search"} <= set(STRATEGY_NAMES)
+
+
+@pytest.mark.parametrize("game_name", ["isaac", "foundations", "hari"])
+@pytest.mark.parametrize("name", ["heuristic", "flatmc"])
+def test_partners_play_legal_games_to_the_end(game_name, name):
+    game, rng = new_game(game_name), random.Random(5)
+    for ply in range(400):
+        if game.is_over():
+            break
+        if ply % 2:  # the other side plays randomly: more varied positions
+            game.play(game.random_move(rng))
+            continue
+        game.play(_choose(name, game, Limits(depth=1)))  # flatmc: one playout per candidate
+    assert game.is_over()
+
+
+def test_foundations_heuristic_starts_with_a_short_piece():
+    move = _choose("heuristic", new_game("foundations"), Limits())
+    assert move.segment.length == 3
+
+
+def test_hari_heuristic_places_rather_than_discards():
+    move = _choose("heuristic", new_game("hari"), Limits())
+    assert isinstance(move, HariMove) and move.place is not None and move.place.length <= 4
+
+
+@pytest.mark.parametrize("game_name", ["foundations", "hari"])
+def test_flatmc_is_reproducible_for_a_node_limit(game_name):
+    game = new_game(game_name)
+    game.play(_choose("heuristic", game, Limits()))
+    first = _choose("flatmc", game, Limits(nodes=400), seed=3)
+    assert first == _choose("flatmc", game, Limits(nodes=400), seed=3)
