@@ -91,6 +91,7 @@ class Engine:
             "setoption": self.cmd_setoption, "position": self.cmd_position, "go": self.cmd_go,
             "stop": self.cmd_stop, "quit": self.cmd_quit, "d": self.cmd_d, "moves": self.cmd_moves,
             "bench": self.cmd_bench, "debug": self.cmd_debug, "ponderhit": self.cmd_ponderhit,
+            "steps": self.cmd_steps, "state": self.cmd_state,
         }
 
     # -- loop -------------------------------------------------------------------
@@ -231,11 +232,24 @@ class Engine:
         self.out.send_lines(render(self.session.game))
 
     def cmd_moves(self, line: str) -> None:
-        _, rest = split_command(line)
-        if rest:
-            raise CommandError(f"moves takes no arguments; found {rest!r} at column {_column_after(line, 'moves')}")
+        """A bare `moves` streams every move in a job; `moves count` / `moves from K max N` answer at once."""
+        from .answers import moves_page_answer
+        page = moves_page_answer(self.session.game, line)
+        if page is not None:
+            self.out.send(page)
+            return
         self.claim_job_slot("moves")
         self.job.start("moves", run_moves, self.out, self.session.game.copy())
+
+    def cmd_steps(self, line: str) -> None:
+        """The legal next steps of a partly entered move (SPEC 9.11); answered at once, like `d`."""
+        from .answers import steps_answer
+        self.out.send(steps_answer(self.session.game, line))
+
+    def cmd_state(self, line: str) -> None:
+        """The position and its outcome as one JSON line (SPEC 9.11); answered at once, like `d`."""
+        from .answers import state_answer
+        self.out.send(state_answer(self.session.game, line))
 
     def cmd_bench(self, line: str) -> None:
         from .bench import parse_bench_args, run_bench
