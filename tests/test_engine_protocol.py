@@ -322,7 +322,7 @@ def test_position_of_another_game_is_refused(engine):
     ("setoption name Colour value red", "unknown option 'Colour'"),
     ("position", "needs 'startpos'"),
     ("position startpos moves", None),
-    ("moves now", "takes no arguments"),
+    ("moves now", "expected nothing, 'count' or 'from <k> max <n>' at column 7"),
     ("debug maybe", "expected 'on' or 'off'"),
 ])
 def test_each_bad_command_gets_one_error_line(engine, line, expected):
@@ -341,7 +341,7 @@ def test_option_changes_do_not_happen_when_refused(engine):
     assert f"Position: {START['hari']}" in lines
 
 
-def test_d_shows_levels_for_foundations(engine):
+def test_d_shows_foundations_as_one_board_of_top_pieces_with_levels(engine):
     use(engine, "foundations", "greedy")
     game = new_game("foundations")
     rng = random.Random(3)
@@ -349,10 +349,15 @@ def test_d_shows_levels_for_foundations(engine):
     while not any(getattr(m, "level", 1) > 1 for m in game.legal_moves()) and not game.is_over():
         moves.append(str(game.play(game.random_move(rng))))
     level2 = next(m for m in game.legal_moves() if getattr(m, "level", 1) > 1)
+    mark = "DL"[game.turn]
     moves.append(str(game.play(level2)))
     engine.send("position startpos moves " + " ".join(moves), "d")
     lines = engine.sync()
-    assert "Level 1:" in lines and "Level 2:" in lines
+    assert not any(line.startswith("Level") for line in lines)
+    rows = {int(line[1]): line[4:] for line in lines if line[:1] == " " and line[1:2].isdigit()}
+    assert len(rows) == 10
+    for cell in level2.segment.cells:
+        assert rows[cell // 10][3 * (cell % 10):3 * (cell % 10) + 2] == f"{mark}2"
     assert f"Position: {game.position()}" in lines
     assert game_from_position(lines[-1].split(": ", 1)[1]) == game
 
