@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from protocol.board import COLOR_LETTER, DARK, LIGHT, cell_name, hand_value
+from protocol.board import COLOR_LETTER, DARK, LIGHT, cell_name
 from protocol.game import Game
 from protocol.messages import whole_number
 
@@ -87,44 +87,21 @@ def state_answer(game: Game, line: str) -> str:
 
 
 def state_fields(game: Game) -> dict[str, object]:
-    """The `state` object's fields (SPEC 9.11), read from the position string and the game's result.
-
-    Provisional until protocol.state lands: the record gives hands, passes,
-    phase and ISAAC scores; the counters and the measures follow SPEC 3-5.
-    """
-    from protocol.isaac import counter_cell_for
-    from protocol.notation import parse_position
-
-    text = game.position()
-    rec = parse_position(text)
-    result = game.result()
-    counters: list[str | None] | None = None
-    if rec.game == "isaac":
-        assert rec.scores is not None
-        scores = rec.scores
-        cells = [counter_cell_for(c, rec.scores[c]) if rec.phase == "score" else None for c in (DARK, LIGHT)]
-        counters = [None if c is None else cell_name(c) for c in cells]
-    elif rec.game == "foundations":
-        scores = (hand_value(rec.hands[DARK]), hand_value(rec.hands[LIGHT]))
-    else:
-        dark, light = (sum(e.segment.value for e in rec.pieces[c]) for c in (DARK, LIGHT))
-        scores = (dark, light)
+    """The `state` object's fields (SPEC 9.11), read from ``Game.state()``."""
+    state = game.state()
+    outcome = state.outcome
     return {
-        "game": rec.game,
-        "position": text,
-        "over": result is not None,
-        "turn": COLOR_LETTER[game.turn],
-        "phase": rec.phase or "play",
-        "scores": list(result.scores if result else scores),
-        "hands": [[n for n, k in enumerate(rec.hands[c]) for _ in range(k)] for c in (DARK, LIGHT)],
-        "passes": "".join(COLOR_LETTER[c] for c in rec.passes) or "-",
-        "counters": counters,
-        "result": result.text if result else None,
-        "termination": _termination(rec.game, result.scores) if result else None,
-        "reason": result.reason if result else None,
+        "game": state.game,
+        "position": state.position,
+        "over": outcome is not None,
+        "turn": COLOR_LETTER[state.turn],
+        "phase": str(state.phase),
+        "scores": list(outcome.scores if outcome else state.scores),
+        "hands": [list(state.hands[DARK]), list(state.hands[LIGHT])],
+        "passes": "".join(COLOR_LETTER[c] for c in state.passes) or "-",
+        "counters": None if state.counters is None else
+                    [None if c is None else cell_name(c) for c in state.counters],
+        "result": outcome.text if outcome else None,
+        "termination": str(outcome.termination) if outcome else None,
+        "reason": outcome.reason if outcome else None,
     }
-
-
-def _termination(game: str, scores: tuple[int, int]) -> str:
-    """How the rules ended the game: 'reached-100' (ISAAC) or 'both-passed'."""
-    return "reached-100" if game == "isaac" and max(scores) >= 100 else "both-passed"
