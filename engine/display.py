@@ -41,9 +41,9 @@ def board_lines(pieces: Sequence[Placed], counters: Sequence[int | None] = (), l
     cell = [[empty] * SIZE for _ in range(SIZE)]
     for c, (color, _, level) in top.items():
         cell[c // 10][c % 10] = MARK[color] + (str(level) if levels else "")
-    for color, c in enumerate(counters):
-        if c is not None:
-            cell[c // 10][c % 10] = COUNTER_MARK[color] * width
+    for color, at in enumerate(counters):
+        if at is not None:
+            cell[at // 10][at % 10] = COUNTER_MARK[color] * width
     right = [[" "] * SIZE for _ in range(SIZE)]   # joiner after cell (rank, file)
     up = [[" "] * SIZE for _ in range(SIZE)]      # joiner above cell (rank, file)
     for c, placed in top.items():
