@@ -3,11 +3,12 @@
     isaac-svg 'hari c3c7/- 33333444455667/333334444555667 l -' -o board.svg
     isaac-svg hari --moves c3c7 d2d6 --orientation light --highlight a0 a1
     isaac-svg --records referee-runs/match-1/records.jsonl --game-id 3 -o game3.html
+    isaac-svg --records referee-runs/match-1 --game-id 3 --ply 12 -o game3-ply12.svg
 
 A bare game name is its start position; ``--moves`` plays moves from the
 position and marks the last. With ``--records`` (a records.jsonl or the run
 directory holding it) the output is a self-contained HTML page stepping through
-the whole game. Errors are one line on stderr, exit status 2.
+the whole game, or with ``--ply N`` the SVG of the game after N plies. Errors are one line on stderr, exit status 2.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-coordinates", action="store_true", help="leave out the coordinates")
     p.add_argument("--records", metavar="PATH", help="records.jsonl of a run (or its directory): HTML replay")
     p.add_argument("--game-id", metavar="ID", help="the game of --records to show")
+    p.add_argument("--ply", type=int, metavar="N",
+                   help="with --records: the SVG of that game after N plies (0 = start) instead of the page")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     return p
 
@@ -89,22 +92,52 @@ def _read_record(path_text: str, game_id: str | None) -> dict[str, object]:
     raise _Fail(f"no game {game_id} in {path} (games: {shown or 'none'})")
 
 
+def _record_ply(record: dict[str, object], ply: int) -> tuple[Game, Move | str | None]:
+    """The recorded game after `ply` plies (opening included) and the move that led there."""
+    moves = [str(m) for m in _items(record.get("opening"))]
+    moves += [str(m.get("move", "")) if isinstance(m, dict) else "" for m in _items(record.get("moves"))]
+    if not 0 <= ply <= len(moves):
+        raise _Fail(f"--ply {ply} is outside the game: it has {len(moves)} plies (0 is the start)")
+    game = game_from_position(str(record.get("start_position", "")))
+    last: Move | str | None = None
+    for text in moves[:ply]:
+        last = game.play(text)
+    return game, last
+
+
+def _side_name(record: dict[str, object], side: str) -> str:
+    value = record.get(side)
+    return str(value.get("name", "?")) if isinstance(value, dict) else "?"
+
+
+def _items(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
 def _render(args: argparse.Namespace) -> str:
     orientation = LIGHT if args.orientation == "light" else DARK
     if args.size is not None and args.size <= 0:
         raise _Fail(f"--size must be a positive number of pixels, not {args.size}")
     if args.records:
-        if args.position or args.moves or args.last_move or args.highlight:
-            raise _Fail("--records draws a whole game; leave out the position, --moves, --last-move, --highlight")
-        return game_page(_read_record(args.records, args.game_id), orientation=orientation, size=args.size)
-    if args.game_id is not None:
-        raise _Fail("--game-id needs --records PATH")
-    game = _position(args.position)
-    last: Move | str | None = args.last_move
-    for text in args.moves:
-        last = game.play(text)
+        if args.position or args.moves or args.last_move:
+            raise _Fail("--records draws a recorded game; leave out the position, --moves and --last-move")
+        record = _read_record(args.records, args.game_id)
+        if args.ply is None:
+            if args.highlight:
+                raise _Fail("--highlight needs a single board: add --ply N")
+            return game_page(record, orientation=orientation, size=args.size)
+        game, last = _record_ply(record, args.ply)
+        players: tuple[str, str] | None = (_side_name(record, "dark"), _side_name(record, "light"))
+    else:
+        players = None
+        if args.game_id is not None or args.ply is not None:
+            raise _Fail("--game-id and --ply need --records PATH")
+        game = _position(args.position)
+        last = args.last_move
+        for text in args.moves:
+            last = game.play(text)
     return board_svg(game, size=args.size, orientation=orientation, last_move=last, highlights=args.highlight,
-                     show_hands=not args.no_hands, coordinates=not args.no_coordinates) + "\n"
+                     show_hands=not args.no_hands, coordinates=not args.no_coordinates, players=players) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

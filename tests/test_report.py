@@ -161,6 +161,33 @@ def test_game_page_from_records(run_dir: Path, tmp_path: Path) -> None:
     _check_game(data, data["games"][0], record)
 
 
+def test_one_ply_of_a_recorded_game(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = _records(run_dir)[0]
+    moves = [m["move"] for m in record["moves"]]
+    assert svg_main(["--records", str(run_dir), "--game-id", str(record["game_id"]), "--ply", "5",
+                     "--highlight", "a0"]) == 0
+    game = game_from_position(record["start_position"])
+    for move in moves[:5]:
+        last = game.play(move)
+    names = (record["dark"]["name"], record["light"]["name"])
+    assert capsys.readouterr().out == board_svg(game, last_move=last, highlights=["a0"], players=names) + "\n"
+    assert svg_main(["--records", str(run_dir), "--game-id", str(record["game_id"]), "--ply", "9999"]) == 2
+    assert "is outside the game" in capsys.readouterr().err
+
+
+def test_a_record_that_does_not_replay_is_shown_up_to_the_bad_move(tmp_path: Path) -> None:
+    start = "hari -/- 333334444555667/333334444555667 d -"
+    record = {"game_id": 5, "game_type": "hari", "start_position": start, "opening": [],
+              "dark": {"name": "a"}, "light": {"name": "b"}, "result": "1-0", "termination": "normal",
+              "reason": "r", "moves": [{"move": "c3c7", "ms": 1}, {"move": "c3c7", "ms": 1}]}
+    (tmp_path / "records.jsonl").write_text(json.dumps(record) + "\n")
+    page, data = _page(build_report(tmp_path))
+    game = data["games"][0]
+    assert game["moves"] == ["c3c7"] and len(game["plies"]) == 2
+    assert game["error"].startswith("ply 2: illegal move 'c3c7'")
+    assert "replay stopped: ply 2: illegal move" in (tmp_path / REPORT).read_text()
+
+
 def test_game_page_unknown_game(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert svg_main(["--records", str(run_dir / "records.jsonl"), "--game-id", "77"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

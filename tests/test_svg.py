@@ -169,7 +169,7 @@ def test_cli_game_name_and_moves(capsys: pytest.CaptureFixture[str]) -> None:
     (["hari", "--highlight", "z9"], "bad cell 'z9'"),
     (["hari", "--size", "-3"], "--size must be a positive"),
     (["--records", "/nonexistent/records.jsonl", "--game-id", "1"], "no records file"),
-    (["--game-id", "1", "hari"], "--game-id needs --records"),
+    (["--game-id", "1", "hari"], "--game-id and --ply need --records"),
     (["--frobnicate"], "unrecognized arguments"),
 ])
 def test_cli_errors_are_one_line_exit_2(argv: list[str], message: str,
