@@ -3,7 +3,7 @@
 The runner owns the true position (a protocol Game) and the clocks; engines only
 propose moves. Whatever an engine does, play_game returns a GameRecord: the rules
 end the game ('normal'), the ply cap adjudicates a draw, or one engine forfeits
-with a termination from record.TERMINATIONS and one precise sentence.
+with a Termination (referee/terminations.py) and one precise sentence.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ import protocol
 from protocol.board import COLOR_NAME, DARK, LIGHT
 from protocol.errors import GameOverError, IllegalMoveError, NotationError
 from protocol.messages import PositionCommand
+from protocol.moves import Move
 
 from .player import EngineFailure, EnginePlayer
 from .record import GameRecord, MoveRecord
+from .terminations import Termination
 from .timecontrol import Clock, TimeControl, go_command
 
 
@@ -81,7 +83,7 @@ class _Game:
         played = self.opening + [m.move for m in self.moves]
         return PositionCommand(self.start_fen, played).format()
 
-    def record(self, result: str, termination: str, reason: str, scores: list[int]) -> GameRecord:
+    def record(self, result: str, termination: Termination, reason: str, scores: list[int]) -> GameRecord:
         dark, light = self.players
         start = self.start_fen or protocol.new_game(self.spec.game_type).position()
         return GameRecord(
@@ -100,7 +102,9 @@ class _Game:
 
     def finished(self) -> GameRecord:
         result = self.game.result()
-        return self.record(result.text, "normal", result.reason, list(result.scores))
+        if result is None:
+            raise ValueError("the game is not over")
+        return self.record(result.text, Termination.NORMAL, result.reason, list(result.scores))
 
     async def one_move(self, color: int) -> None:
         """Ask the side to move for a move and play it; EngineFailure if it does wrong."""
@@ -112,27 +116,27 @@ class _Game:
         clock.stop(elapsed)
         if clock.flagged:   # the player checks this too; the clock is the referee's own word
             overrun = max(0, elapsed - (allowed or 0))
-            raise EngineFailure("time forfeit", f"exceeded its time by {overrun} ms (answered {move_text!r} after "
+            raise EngineFailure(Termination.TIME_FORFEIT, f"exceeded its time by {overrun} ms (answered {move_text!r} after "
                                 f"{elapsed} ms; {allowed} ms allowed)", overrun_ms=overrun, elapsed_ms=elapsed,
                                 move=move_text)
         move = self.check_move(move_text)
         self.game.push(move)
         self.moves.append(MoveRecord(str(move), elapsed, info))
 
-    def check_move(self, text: str):
+    def check_move(self, text: str) -> Move:
         """The canonical legal move for `text`, or an EngineFailure naming the fault."""
         if text == "(none)":
             moves = self.game.count_legal_moves()
-            raise EngineFailure("illegal move", f"answered 'bestmove (none)' but the game is not over "
+            raise EngineFailure(Termination.ILLEGAL_MOVE, f"answered 'bestmove (none)' but the game is not over "
                                 f"({moves} legal moves)", move=text)
         try:
             return self.game.parse_move(text)
         except GameOverError as exc:
-            raise EngineFailure("illegal move", f"played {text} after the game ended: {exc.reason}", move=text) from None
+            raise EngineFailure(Termination.ILLEGAL_MOVE, f"played {text} after the game ended: {exc.reason}", move=text) from None
         except IllegalMoveError as exc:
-            raise EngineFailure("illegal move", f"played illegal move {text}: {exc.reason}", move=text) from None
+            raise EngineFailure(Termination.ILLEGAL_MOVE, f"played illegal move {text}: {exc.reason}", move=text) from None
         except NotationError as exc:
-            raise EngineFailure("malformed output", f"sent a move that is not notation: {text!r} "
+            raise EngineFailure(Termination.MALFORMED_OUTPUT, f"sent a move that is not notation: {text!r} "
                                 f"(column {exc.column}: {exc.message})", move=text) from None
 
 
@@ -180,7 +184,7 @@ async def play_game(spec: GameSpec, dark: EnginePlayer, light: EnginePlayer) -> 
             raise failure from None
         while not state.game.is_over():
             if len(state.moves) >= spec.max_plies:
-                return state.record("1/2-1/2", "adjudication",
+                return state.record("1/2-1/2", Termination.ADJUDICATION,
                                     f"adjudicated a draw after {spec.max_plies} plies (safety cap)", [])
             color = state.game.turn
             await state.one_move(color)

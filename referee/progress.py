@@ -13,10 +13,12 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
+
+from .terminations import Termination
 
 
-def describe_game(record: dict) -> str:
+def describe_game(record: dict[str, Any]) -> str:
     """'game 3 (pair 2): greedy (Dark) vs random (Light): 1-0 normal -- Dark scored 14 to 9'."""
     pair = record.get("pair")
     where = f" (round {record.get('round')}, pair {pair + 1})" if pair is not None else ""
@@ -53,12 +55,12 @@ class Progress:
     def game_abandoned(self) -> None:
         self.running = max(0, self.running - 1)
 
-    def game_finished(self, record: dict) -> None:
+    def game_finished(self, record: dict[str, Any]) -> None:
         self.running = max(0, self.running - 1)
         self.done += 1
         if not self.live:
             self._write_line(f"[{self.done}/{self.total}] {describe_game(record)} | {self.score_text()}")
-        elif record["termination"] not in ("normal",):
+        elif record["termination"] != Termination.NORMAL:
             self.note(describe_game(record))
         self._refresh()
 

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .record import GameRecord
 from .stats import PAIR_SCORES, Z95, elo_interval_pentanomial, pentanomial_counts
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
@@ -242,7 +243,7 @@ def encounters(records: Sequence[dict[str, Any]], names: Sequence[str]) -> list[
             wins = sum(1 for r in games if _winner(r) == a)
             losses = sum(1 for r in games if _winner(r) == b)
             draws = len(games) - wins - losses
-            penta = pentanomial_counts(games, a)
+            penta = pentanomial_counts([GameRecord.from_json(r) for r in games], a)
             elo, low, high = elo_interval_pentanomial(penta) if sum(penta) else (math.nan,) * 3
             out.append({"first": a, "second": b, "games": len(games), "wins": wins, "draws": draws,
                         "losses": losses, "points": wins + draws / 2, "pentanomial": penta,

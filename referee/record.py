@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-TERMINATIONS = ("normal", "illegal move", "malformed output", "time forfeit", "crash", "disconnect",
-                "stall", "start failure", "adjudication")
-"""Why a game ended. Every value but 'normal' and 'adjudication' is a forfeit by one engine."""
+from .terminations import Termination
+
+TERMINATIONS = tuple(t.value for t in Termination)
+"""Why a game ended (the values of Termination). Every value but 'normal' and 'adjudication' is a forfeit."""
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 """'1-0' Dark won, '0-1' Light won, '1/2-1/2' draw."""
@@ -48,7 +49,7 @@ class GameRecord:
     time_control: dict             # {"dark": str(tc), "light": str(tc)}
     moves: list[MoveRecord]
     result: str                    # one of RESULTS
-    termination: str               # one of TERMINATIONS
+    termination: Termination       # a StrEnum: written to JSON as its plain string
     reason: str                    # one precise sentence
     final_scores: list[int]        # [dark, light] from the rules, or [] when a forfeit came first
     final_position: str
@@ -60,6 +61,7 @@ class GameRecord:
     def __post_init__(self):
         if self.termination not in TERMINATIONS:
             raise ValueError(f"unknown termination {self.termination!r}; expected one of {TERMINATIONS}")
+        self.termination = Termination(self.termination)
         if self.result not in RESULTS:
             raise ValueError(f"unknown result {self.result!r}; expected one of {RESULTS}")
 
@@ -93,7 +95,7 @@ class GameRecord:
         return (self.dark if side == 0 else self.light).get("name")
 
     def is_forfeit(self) -> bool:
-        return self.termination not in ("normal", "adjudication")
+        return self.termination.is_forfeit
 
 
 def info_to_dict(info) -> dict | None:

@@ -28,6 +28,7 @@ from typing import Any
 from protocol.svg_replay import PartTable, ReplayGame, page_html, replay
 
 from .ratings import crosstable
+from .record import GameRecord
 from .stats import standings, termination_counts
 from .store import CONFIG, RECORDS, SUMMARY, read_records_file, unique_by_game
 
@@ -54,6 +55,7 @@ class ReportBuilder:
         self.meta = meta or {}
         self.table = PartTable()
         self.records: list[dict[str, Any]] = []
+        self.typed: list[GameRecord] = []          # the same records, read for the statistics
         self.games: dict[str, ReplayGame] = {}
 
     def add(self, record: dict[str, Any]) -> None:
@@ -69,6 +71,7 @@ class ReportBuilder:
                                  str(record.get("start_position", "")), opening + moves,
                                  opening_plies=len(opening), players=(dark, light))
         self.records.append(record)
+        self.typed.append(GameRecord.from_json(record))
         for name in (dark, light):
             if name not in self.names:
                 self.names.append(name)
@@ -102,7 +105,7 @@ class ReportBuilder:
                 "(buttons, or the arrow keys, Home, End and space).</p>")
 
     def _standings(self) -> str:
-        rows = standings(self.records, self.names)
+        rows = standings(self.typed, self.names)
         out = ['<h2>Standings</h2><table id="standings"><tr><th>#</th><th class="l">engine</th><th>games</th>'
                "<th>points</th><th>score</th><th>W</th><th>D</th><th>L</th><th>as Dark W-D-L</th>"
                "<th>as Light W-D-L</th><th class=\"l\">forfeits lost</th></tr>"]
@@ -124,7 +127,7 @@ class ReportBuilder:
         return "".join(out)
 
     def _crosstable(self) -> str:
-        names = [row.name for row in standings(self.records, self.names)]
+        names = [row.name for row in standings(self.typed, self.names)]
         table = crosstable(self.records, names)
         out = ['<h2>Crosstable</h2><p class="muted">Points of the row engine against the column engine '
                '(games in brackets).</p><table id="crosstable"><tr><th class="l">engine</th>']
@@ -141,7 +144,7 @@ class ReportBuilder:
         return "".join(out)
 
     def _terminations(self) -> str:
-        counts = termination_counts(self.records)
+        counts = termination_counts(self.typed)
         out = ['<h2>Terminations</h2><table id="terminations"><tr><th class="l">termination</th>'
                "<th>games</th></tr>"]
         out += [f'<tr><td class="l">{_esc(k)}</td><td>{v}</td></tr>' for k, v in counts.items()]

@@ -19,16 +19,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .engine_process import EngineSpec
 from .game_runner import GameSpec, play_game
 from .openings import OpeningBook
 from .player import EnginePlayer
 from .progress import Progress
+from .record import GameRecord
 from .report import LiveReport
 from .schedule import ScheduledGame
 from .stats import MatchStats, Sprt, engine_totals, side_names
 from .store import Store
+from .timecontrol import TimeControl
 
 
 class EnginePool:
@@ -93,7 +96,7 @@ class RunPlan:
     concurrency: int = 1
     sprt: Sprt | None = None
     max_plies: int = 1000
-    player_options: dict = field(default_factory=dict)
+    player_options: dict[str, Any] = field(default_factory=dict)
     preflight: bool = False                # start every engine once before the first game (the CLI does)
 
     def game_spec(self, scheduled: ScheduledGame) -> GameSpec:
@@ -101,26 +104,40 @@ class RunPlan:
         opening = self.book.get(scheduled.opening)
         return GameSpec(game_id=scheduled.index, game_type=self.game_type,
                         start_position=opening.start_position, opening=list(opening.moves),
-                        dark_tc=by_name[scheduled.dark].tc, light_tc=by_name[scheduled.light].tc,
+                        dark_tc=_time_control(by_name[scheduled.dark]),
+                        light_tc=_time_control(by_name[scheduled.light]),
                         pair=scheduled.pair, round=scheduled.round, max_plies=self.max_plies)
+
+
+def _time_control(spec: EngineSpec) -> TimeControl:
+    """The engine's time control (the configuration gives every engine one)."""
+    if spec.tc is None:
+        raise ValueError(f"engine {spec.name!r} has no time control")
+    return spec.tc
 
 
 class Tracker:
     """The running statistics of the records so far (loaded ones included)."""
 
-    def __init__(self, plan: RunPlan, records: list[dict]):
+    def __init__(self, plan: RunPlan, records: list[dict[str, Any]]):
+        """`records` as stored (records.jsonl); each is read into a GameRecord for the statistics."""
         self.plan = plan
         self.names = [spec.name for spec in plan.engines]
-        self.records: list[dict] = []
+        self.games: list[GameRecord] = []
+        """The records, typed (what statistics read)."""
+        self.records: list[dict[str, Any]] = []
+        """The same records as written to records.jsonl (what PGN, ratings and the report read)."""
         self.totals = engine_totals([], self.names)
         self.match = (MatchStats(self.names[0], self.names[1], sprt=plan.sprt)
                       if plan.mode == "match" else None)
-        for record in records:
-            self.add(record)
+        for data in records:
+            self.add(GameRecord.from_json(data), data)
 
-    def add(self, record: dict) -> None:
-        """Count one record; constant time, so progress after every game stays cheap."""
-        self.records.append(record)
+    def add(self, record: GameRecord, written: dict[str, Any] | None = None) -> None:
+        """Count one record (`written`: its JSON form, if at hand); constant time, so progress after
+        every game stays cheap."""
+        self.games.append(record)
+        self.records.append(record.to_json() if written is None else written)
         for name in side_names(record):
             self.totals[name].add(record)
         if self.match is not None:
@@ -153,8 +170,8 @@ class Runner:
         self.pool = EnginePool(plan.engines, self._make_player, self._event)
         self.outcome = RunOutcome()
         self._queue: list[ScheduledGame] = []
-        self._workers: list[asyncio.Task] = []
-        self._canceller: asyncio.Task | None = None
+        self._workers: list[asyncio.Task[None]] = []
+        self._canceller: asyncio.Task[None] | None = None
         self._stopping = False
         self.interrupted = False
         self.report = LiveReport(store.dir, tracker.records, store.event)
@@ -192,8 +209,9 @@ class Runner:
         if self.interrupted:
             self.outcome.stopped = "interrupted"
         for task in self._workers:
-            if not task.cancelled() and task.exception() is not None:
-                raise task.exception()
+            error = None if task.cancelled() else task.exception()
+            if error is not None:
+                raise error
         return self.outcome
 
     async def _preflight(self) -> None:
@@ -233,16 +251,17 @@ class Runner:
         while self._queue and not self._stopping:
             scheduled = self._queue.pop(0)
             record = await self._play(scheduled)
-            if self.interrupted and record["termination"] not in ("normal", "adjudication"):
+            if self.interrupted and record.is_forfeit():
                 # the shutdown itself may have caused this forfeit: replay the game on --resume
-                self.store.event(f"game {record['game_id']} not recorded: it ended by "
-                                 f"{record['termination']} during the interrupt")
+                self.store.event(f"game {record.game_id} not recorded: it ended by "
+                                 f"{record.termination} during the interrupt")
                 return
             await self._append(record)
 
-    async def _append(self, record: dict) -> None:
+    async def _append(self, record: GameRecord) -> None:
         """Make the record durable, then count it; a cancellation waits for the write to finish."""
-        write = asyncio.ensure_future(asyncio.to_thread(self.store.append, record))
+        written = record.to_json()
+        write = asyncio.ensure_future(asyncio.to_thread(self.store.append, written))
         cancelled = False
         while not write.done():
             try:
@@ -250,11 +269,11 @@ class Runner:
             except asyncio.CancelledError:
                 cancelled = True
         write.result()
-        self._finished(record)
+        self._finished(record, written)
         if cancelled:
             raise asyncio.CancelledError
 
-    async def _play(self, scheduled: ScheduledGame) -> dict:
+    async def _play(self, scheduled: ScheduledGame) -> GameRecord:
         spec = self.plan.game_spec(scheduled)
         dark = self.pool.acquire(scheduled.dark)
         light = self.pool.acquire(scheduled.light)
@@ -266,19 +285,20 @@ class Runner:
             raise
         finally:
             await asyncio.shield(asyncio.gather(self.pool.release(dark), self.pool.release(light)))
-        return record.to_json()
+        return record
 
-    def _finished(self, record: dict) -> None:
+    def _finished(self, record: GameRecord, written: dict[str, Any]) -> None:
         self.outcome.played += 1
-        self.tracker.add(record)
-        self.report.game_finished(record)
-        self.store.event(f"finished game {record['game_id']}: {record['dark']['name']} vs "
-                         f"{record['light']['name']} {record['result']} ({record['termination']}: {record['reason']})")
-        self.progress.game_finished(record)
+        self.tracker.add(record, written)
+        self.report.game_finished(written)
+        self.store.event(f"finished game {record.game_id}: {record.dark['name']} vs "
+                         f"{record.light['name']} {record.result} ({record.termination}: {record.reason})")
+        self.progress.game_finished(written)
         decision = self.tracker.sprt_decision()
-        if decision and not self._stopping:
+        match = self.tracker.match
+        if decision and match is not None and not self._stopping:
             self._stopping = True
             self.outcome.stopped = f"sprt {decision}"
-            self._event(f"SPRT accepted {decision} (LLR {self.tracker.match.llr():.2f}); "
+            self._event(f"SPRT accepted {decision} (LLR {match.llr():.2f}); "
                         f"no new games, running ones finish")
 

@@ -27,6 +27,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from statistics import NormalDist
+from typing import Any
+
+from .record import GameRecord
 
 Z95 = NormalDist().inv_cdf(0.975)
 """1.95996...: half-width of a two-sided 95% normal interval in standard errors."""
@@ -57,7 +60,7 @@ def elo_from_score(score: float) -> float:
 
 def score_from_elo(elo: float) -> float:
     """Expected score fraction of the side that is `elo` stronger."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def _mean_and_variance(values: Iterable[float], weights: Iterable[float]) -> tuple[float, float, float]:
@@ -153,7 +156,7 @@ class Sprt:
     alpha: float = 0.05
     beta: float = 0.05
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.elo0 >= self.elo1:
             raise ValueError(f"SPRT needs elo0 < elo1, not {self.elo0} and {self.elo1}")
         sprt_bounds(self.alpha, self.beta)
@@ -171,28 +174,23 @@ class Sprt:
             return "H0"
         return None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
 
 
 # -- per-record scoring ----------------------------------------------------
 
-def _field(record, name):
-    return record[name] if isinstance(record, dict) else getattr(record, name)
+def side_names(record: GameRecord) -> tuple[str, str]:
+    """(Dark engine name, Light engine name) of a record."""
+    return str(record.dark["name"]), str(record.light["name"])
 
 
-def side_names(record) -> tuple[str, str]:
-    """(Dark engine name, Light engine name) of a record (GameRecord or its JSON)."""
-    return _field(record, "dark")["name"], _field(record, "light")["name"]
-
-
-def dark_points(record) -> float:
+def dark_points(record: GameRecord) -> float:
     """Dark's game score: 1, 1/2 or 0."""
-    result = _field(record, "result")
-    return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+    return {"1-0": 1.0, "0-1": 0.0}.get(record.result, 0.5)
 
 
-def points_of(record, name: str) -> float:
+def points_of(record: GameRecord, name: str) -> float:
     """The named engine's score in the game."""
     dark, _ = side_names(record)
     score = dark_points(record)
@@ -229,7 +227,7 @@ class Tally:
     def score(self) -> float:
         return self.points / self.games if self.games else 0.0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
                 "points": self.points, "score": round(self.score, 4)}
 
@@ -244,16 +242,16 @@ class EngineTotals:
     as_light: Tally = field(default_factory=Tally)
     forfeits: dict[str, int] = field(default_factory=dict)
 
-    def add(self, record) -> None:
+    def add(self, record: GameRecord) -> None:
         dark, _ = side_names(record)
         points = points_of(record, self.name)
         self.total.add(points)
         (self.as_dark if dark == self.name else self.as_light).add(points)
-        termination = _field(record, "termination")
-        if termination not in ("normal", "adjudication") and points == 0.0:
-            self.forfeits[termination] = self.forfeits.get(termination, 0) + 1
+        if record.is_forfeit() and points == 0.0:
+            key = str(record.termination)
+            self.forfeits[key] = self.forfeits.get(key, 0) + 1
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         elo, lo, hi = elo_interval(self.total.wins, self.total.draws, self.total.losses)
         return {"name": self.name, **self.total.to_json(), "dark": self.as_dark.to_json(),
                 "light": self.as_light.to_json(), "forfeits_lost": dict(sorted(self.forfeits.items())),
@@ -274,18 +272,18 @@ def format_elo(x: float) -> str:
     return f"{round(x, 1) + 0.0:+.1f}"
 
 
-def pentanomial_counts(records, name: str) -> list[int]:
+def pentanomial_counts(records: Iterable[GameRecord], name: str) -> list[int]:
     """Counts of pair points 0, 1/2, 1, 3/2, 2 for `name` over complete game pairs.
 
     A pair is the records sharing a `pair` number (same opening, colours swapped)
     in which `name` plays both games; unfinished pairs are left out.
     """
-    pairs: dict[tuple, list[float]] = {}
+    pairs: dict[tuple[int | None, int], list[float]] = {}
     for record in records:
-        pair = _field(record, "pair")
+        pair = record.pair
         if pair is None or name not in side_names(record):
             continue
-        pairs.setdefault((_field(record, "round"), pair), []).append(points_of(record, name))
+        pairs.setdefault((record.round, pair), []).append(points_of(record, name))
     counts = [0] * 5
     for scores in pairs.values():
         if len(scores) == 2:
@@ -303,19 +301,19 @@ class MatchStats:
     second: str
     sprt: Sprt | None = None
     _tally: Tally = field(default_factory=Tally)
-    _open_pairs: dict = field(default_factory=dict)
-    _penta: list = field(default_factory=lambda: [0] * 5)
+    _open_pairs: dict[tuple[int | None, int], float] = field(default_factory=dict)
+    _penta: list[int] = field(default_factory=lambda: [0] * 5)
     _paired: bool = False
 
-    def add(self, record) -> None:
+    def add(self, record: GameRecord) -> None:
         """Count one game; O(1), so a long match stays cheap to report after every game."""
         points = points_of(record, self.first)
         self._tally.add(points)
-        pair = _field(record, "pair")
+        pair = record.pair
         if pair is None:
             return
         self._paired = True
-        key = (_field(record, "round"), pair)
+        key = (record.round, pair)
         if key in self._open_pairs:
             self._penta[int(round((self._open_pairs.pop(key) + points) * 2))] += 1
         else:
@@ -341,7 +339,7 @@ class MatchStats:
     def sprt_decision(self) -> str | None:
         return None if self.sprt is None else self.sprt.decide(self.llr())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         t = self.tally()
         elo, lo, hi = elo_interval(t.wins, t.draws, t.losses)
         penta = self.pentanomial()
@@ -379,15 +377,15 @@ def _pts(points: float) -> str:
 
 # -- whole-run summaries ---------------------------------------------------
 
-def termination_counts(records) -> dict[str, int]:
+def termination_counts(records: Iterable[GameRecord]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for record in records:
-        key = _field(record, "termination")
+        key = str(record.termination)
         counts[key] = counts.get(key, 0) + 1
     return dict(sorted(counts.items()))
 
 
-def engine_totals(records, names: list[str]) -> dict[str, EngineTotals]:
+def engine_totals(records: Iterable[GameRecord], names: list[str]) -> dict[str, EngineTotals]:
     totals = {name: EngineTotals(name) for name in names}
     for record in records:
         for name in side_names(record):
@@ -395,13 +393,13 @@ def engine_totals(records, names: list[str]) -> dict[str, EngineTotals]:
     return totals
 
 
-def standings(records, names: list[str]) -> list[EngineTotals]:
+def standings(records: Iterable[GameRecord], names: list[str]) -> list[EngineTotals]:
     """Engines ordered by points, then by score fraction, then by name."""
     totals = engine_totals(records, names)
     return sorted(totals.values(), key=lambda e: (-e.total.points, -e.total.score, e.name))
 
 
-def standings_table(records, names: list[str]) -> str:
+def standings_table(records: Iterable[GameRecord], names: list[str]) -> str:
     """A fixed-width standings table for humans."""
     rows = standings(records, names)
     width = max([len("Engine")] + [len(r.name) for r in rows])

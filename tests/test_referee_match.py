@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.record import GameRecord
 from referee.schedule import match_schedule, tournament_schedule
 from referee.stats import engine_totals
 
@@ -73,7 +74,7 @@ def assert_pairs_swapped(records: list[dict]) -> None:
 
 def assert_summary_matches_records(summary: dict, records: list[dict]) -> None:
     names = [e["name"] for e in summary["engines"]]
-    recomputed = engine_totals(records, names)
+    recomputed = engine_totals([GameRecord.from_json(r) for r in records], names)
     for entry in summary["engines"]:
         t = recomputed[entry["name"]].total
         assert (entry["wins"], entry["draws"], entry["losses"]) == (t.wins, t.draws, t.losses)

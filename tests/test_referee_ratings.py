@@ -6,6 +6,7 @@ import json
 import math
 
 import pytest
+from records import record_json
 
 from referee import ratings
 from referee.stats import Z95, elo_from_score
@@ -14,8 +15,7 @@ pytest.importorskip("scipy")
 
 
 def game(dark: str, light: str, result: str, pair: int | None = None, rnd: int | None = 1) -> dict:
-    return {"dark": {"name": dark}, "light": {"name": light}, "result": result, "pair": pair, "round": rnd,
-            "termination": "normal"}
+    return record_json(dark, light, result, pair=pair, round_=rnd)
 
 
 def results(dark: str, light: str, wins: int, draws: int, losses: int) -> list[dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from records import make_record
 
 from referee import stats
 from referee.stats import (
@@ -22,8 +23,7 @@ from referee.stats import (
 
 
 def rec(game_id, dark, light, result, termination="normal", pair=None, round_=1):
-    return {"game_id": game_id, "dark": {"name": dark}, "light": {"name": light}, "result": result,
-            "termination": termination, "pair": pair, "round": round_}
+    return make_record(dark, light, result, termination=termination, pair=pair, round_=round_, game_id=game_id)
 
 
 # -- Elo ---------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ..preflight import PreflightFailed
 from ..progress import Progress
 from ..runner import Runner, Tracker
 from ..schedule import FORMATS
-from ..store import CONFIG, PGN, SUMMARY
+from ..store import CONFIG, PGN, RECORDS, SUMMARY, StoreError
 from .arguments import Options, non_negative_int, positive_float, positive_int
 from .command import EXIT_INTERRUPTED, EXIT_OK, Command, UsageError
 from .iolog import io_logger
@@ -99,7 +99,10 @@ def run_games(args: argparse.Namespace) -> int:
                          f"({', '.join(spec.name for spec in plan.engines)})")
     known = {game.index for game in plan.schedule}
     records = [r for r in store.read_records() if r["game_id"] in known]
-    tracker = Tracker(plan, records)
+    try:
+        tracker = Tracker(plan, records)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StoreError(f"{store.dir}/{RECORDS} holds a record this referee cannot read: {exc}") from None
     out_stream = sys.stderr if args.json else sys.stdout
     progress = Progress(len(plan.schedule), tracker.score_text, stream=out_stream)
     cut = store.open_for_append()

@@ -18,7 +18,7 @@ def build_summary(plan: RunPlan, tracker: Tracker, outcome: RunOutcome, out: Pat
     """What summary.json holds: counts, terminations, per-engine totals, standings, match statistics,
     maximum-likelihood ratings, the crosstable and per-encounter game-pair statistics."""
     names = [spec.name for spec in plan.engines]
-    records = tracker.records
+    records = tracker.games
     summary: Summary = {
         "command": plan.mode, "game": plan.game_type, "out": str(out),
         "games_planned": len(plan.schedule), "games_recorded": len(records),
@@ -30,7 +30,7 @@ def build_summary(plan: RunPlan, tracker: Tracker, outcome: RunOutcome, out: Pat
     }
     if tracker.match is not None:
         summary["match"] = tracker.match.to_json()
-    summary.update(ratings_report(records, names, anchor))
+    summary.update(ratings_report(tracker.records, names, anchor))
     return summary
 
 
@@ -53,7 +53,7 @@ def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
                          f"{s['decision'] or 'undecided'}")
     terms = ", ".join(f"{k} {v}" for k, v in summary["terminations"].items()) or "none"
     lines.append(f"terminations: {terms}")
-    lines.append(standings_table(tracker.records, names))
+    lines.append(standings_table(tracker.games, names))
     lines.append(ratings_text(summary))
     out = summary["out"]
     lines.append(f"records: {out}/{RECORDS}  pgn: {out}/{PGN}  summary: {out}/{SUMMARY}")
