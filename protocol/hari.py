@@ -149,7 +149,7 @@ class _Undo(NamedTuple):
     min_length: int
 
 
-def _min_play_length(hand: Sequence[int]) -> int:
+def _min_length_of(hand: Sequence[int]) -> int:
     """Longest length that has left the hand (plays never get shorter); 0 if none has."""
     played = [n for n in LENGTHS if hand[n] < SET_COUNTS[n]]
     return played[-1] if played else 0
@@ -195,7 +195,7 @@ class HariGame(Game):
                 game._pieces[color].add(entry.segment)
                 game._own[color] |= entry.segment.mask
             game._hands[color] = list(rec.hands[color])
-            game._min_length[color] = _min_play_length(rec.hands[color])
+            game._min_length[color] = _min_length_of(rec.hands[color])
         game._turn = rec.turn
         game._passes = list(rec.passes)
         game._check_passed_players(rec)

@@ -1,9 +1,11 @@
 """What the search knows about ISAAC: candidate moves, their order, and a static evaluation.
 
 Everything here reads the position through the public IsaacGame API (pieces,
-hand, scores, counter_cell, longest_removed, earned); no rule is decided here:
-candidate moves are built from those queries and the search plays them with
-``push``; tests check every candidate against ``check_move``.
+hand, scores, counter_cell, longest_removed, earned, removal_options) and takes
+every formula from protocol.isaac (``points``, ``tiebreak``, ``counter_cell_for``,
+``highest_score_on``, WIN_SCORE); no rule is decided here: candidate moves are
+built from those queries and the search plays them with ``push``; tests check
+every candidate against ``check_move``.
 
 Placement phase.  Only pieces on the board ever score, so the evaluation is
 mostly the value each player has placed (plus a little per piece and for the
@@ -32,6 +34,7 @@ from protocol.isaac import TOP_CELL_SCORE as TOP_CELL
 from protocol.isaac import TOUCHED_LINES, WIN_SCORE, IsaacGame, counter_cell_for, points, tiebreak
 from protocol.isaac import highest_score_on as _best_score_on
 from protocol.moves import PASS, Pass, Place, Remove
+from protocol.state import Phase
 
 WIN_EVAL = 10_000.0
 """Evaluation of a won game (points scale); the search adds/subtracts depth to prefer fast wins."""
@@ -50,7 +53,7 @@ class Snapshot:
 
     def __init__(self, game: IsaacGame) -> None:
         self.turn = game.turn
-        self.scoring = game.phase == "score"
+        self.scoring = game.phase is Phase.SCORE
         self.pieces = (game.pieces(0), game.pieces(1))
         self.hands = (game.hand(0), game.hand(1))
         counts = [0] * 20

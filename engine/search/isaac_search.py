@@ -22,6 +22,7 @@ from protocol.game import Game
 from protocol.isaac import IsaacGame
 from protocol.messages import Info
 from protocol.moves import PASS, Move
+from protocol.state import Phase
 
 from . import isaac_knowledge as K
 from .alphabeta import ABResult, AlphaBeta
@@ -39,7 +40,7 @@ REMOVAL_PRIOR_DECAY = 0.8
 def moves_left(game: IsaacGame) -> int:
     """Rough count of the moves the side to move still makes (for the clock)."""
     me = game.turn
-    if game.phase == "place":
+    if game.phase is Phase.PLACE:
         return sum(game.hand(me)) // 2 + len(game.pieces(me)) // 2 + 8
     return max(1, len(game.pieces(me)) // 2 + 1)
 
@@ -68,7 +69,7 @@ class IsaacKnowledge:
     uses_playouts = False
 
     def candidates(self, game: IsaacGame) -> list[tuple[Move, float]]:
-        if game.phase == "score":
+        if game.phase is Phase.SCORE:
             moves = K.removal_candidates(game, wide=True)
             if not moves:
                 return [(PASS, 1.0)]
@@ -89,7 +90,7 @@ class IsaacKnowledge:
 
 
 def _ab_candidates(game: IsaacGame, ply: int) -> Sequence[Move]:
-    if game.phase == "score":
+    if game.phase is Phase.SCORE:
         return K.removal_candidates(game, wide=ply <= 1) or [PASS]
     return [m for m, _ in K.placement_candidates(game)]
 
@@ -120,7 +121,7 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext, rng: random.Random) -> t
 
 def choose(game: Game, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info | None]:
     assert isinstance(game, IsaacGame)
-    if game.phase == "score":
+    if game.phase is Phase.SCORE:
         return choose_scoring(game, ctx, rng)
     knowledge = IsaacKnowledge()
     chosen: tuple[Move, Info | None] = run_mcts(game, knowledge, ctx, rng, knowledge.candidates(game))
