@@ -60,7 +60,7 @@ class Outcome:
         return f"{self.text} ({who}, {self.scores[0]}-{self.scores[1]}: {self.reason})"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Piece:
     """One piece on the board: its owner, the cells it lies on, and its level (FOUNDATIONS; else 1)."""
 
