@@ -35,6 +35,8 @@ def check_state(game: Game) -> GameState:
     assert state.turn == game.turn in (DARK, LIGHT)
     assert isinstance(state.phase, Phase) and state.phase == game.phase
     assert state.passes == game.passes and len(set(state.passes)) == len(state.passes) <= 2
+    if len(state.passes) == 1 and not game.is_over():
+        assert state.turn != state.passes[0], "a player who has passed is skipped"
     assert state.scores == game.scores
     assert list(state.pieces) == sorted(state.pieces, key=lambda p: p.sort_key())
     for color in (DARK, LIGHT):
