@@ -147,7 +147,7 @@ def run_conformance(name: str, playouts: int, max_plies: int, seed: int) -> int:
 
 @pytest.mark.parametrize("name", registry.names())
 def test_every_registered_game_conforms(name):
-    plies = run_conformance(name, playouts=3, max_plies=80, seed=7)
+    plies = run_conformance(name, playouts=4, max_plies=200, seed=7)
     assert plies >= 3
 
 
