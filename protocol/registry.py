@@ -89,6 +89,7 @@ def names() -> tuple[str, ...]:
 
 
 def entries() -> Iterator[GameEntry]:
+    """Every registered game's entry, in registration order."""
     return iter(tuple(_GAMES.values()))
 
 
