@@ -179,7 +179,9 @@ def test_a_record_that_does_not_replay_is_shown_up_to_the_bad_move(tmp_path: Pat
     start = "hari -/- 333334444555667/333334444555667 d -"
     record = {"game_id": 5, "game_type": "hari", "start_position": start, "opening": [],
               "dark": {"name": "a"}, "light": {"name": "b"}, "result": "1-0", "termination": "normal",
-              "reason": "r", "moves": [{"move": "c3c7", "ms": 1}, {"move": "c3c7", "ms": 1}]}
+              "reason": "r", "moves": [{"move": "c3c7", "ms": 1}, {"move": "c3c7", "ms": 1}],
+              "rules_version": "1", "time_control": {"dark": None, "light": None},
+              "final_scores": [], "final_position": start}
     (tmp_path / "records.jsonl").write_text(json.dumps(record) + "\n")
     page, data = _page(build_report(tmp_path))
     game = data["games"][0]
