@@ -1,0 +1,76 @@
+"""isaac-gui: serve the web GUI on 127.0.0.1 (see docs/gui.md).
+
+    isaac-gui                                   # the reference engine's strategies, port 8000
+    isaac-gui -engine name=mybot cmd=./mybot --runs referee-runs
+    isaac-gui --engines-file engines.toml --rules-engine cmd="./myrules"
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+from referee.config import ConfigError
+
+from .config import DEFAULT_TC, build_config
+
+DEFAULT_PORT = 8000
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="isaac-gui", description="A local web GUI for ISAAC, FOUNDATIONS and "
+                                "HARI: play or watch engines, replay and follow referee runs.")
+    p.add_argument("-engine", dest="engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
+                   help="an engine the page may use, as isaac-referee's -engine (name=, cmd=, option.<Name>=, "
+                        "...); default: the reference engine's strategies search, greedy, random")
+    p.add_argument("-each", dest="each", action="append", nargs="+", metavar="KEY=VALUE", default=[],
+                   help="settings for every -engine")
+    p.add_argument("--engines-file", metavar="TOML", help="engines as for isaac-referee")
+    p.add_argument("--rules-engine", nargs="+", metavar="KEY=VALUE",
+                   help="the engine that answers 'steps' and 'state' (cmd=..., option.<Name>=...); "
+                        "default: the reference engine")
+    p.add_argument("--runs", action="append", default=[], metavar="DIR",
+                   help="a referee run directory, or a directory of them, to replay and follow (repeatable)")
+    p.add_argument("--tc", help=f"default time control of new games (default {DEFAULT_TC})")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        config = build_config(args.engine, args.each, args.engines_file, args.rules_engine, args.runs, args.tc)
+    except ConfigError as exc:
+        print(f"isaac-gui: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        import uvicorn
+
+        from .app import create_app
+    except ImportError as exc:
+        print(f"isaac-gui: error: the web stack is not installed ({exc.name}); "
+              f"install it with: pip install 'isaac-arena[gui]'", file=sys.stderr)
+        return 2
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"isaac-gui: warning: serving on {args.host}: anyone who can reach it can run the configured "
+              f"engines", file=sys.stderr)
+    try:
+        sock = socket.create_server((args.host, args.port))
+    except OSError as exc:
+        print(f"isaac-gui: error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    host, port = sock.getsockname()[:2]
+    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning", ws="websockets",
+                                           lifespan="on"))
+    print(f"isaac-gui: serving http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:   # uvicorn re-raises Ctrl-C after its shutdown (engines already ended)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""The web server: one page, its static files, and one WebSocket per browser tab.
+
+Each WebSocket gets its own Table (its own engine processes) and is the only way the page acts.
+Messages are JSON objects with a `t` (type) field; docs/gui.md lists them. Nothing the browser
+sends is ever used as a command line or a path: engines and runs are picked by name from what
+the server was started with. A WebSocket from another origin is refused, so a web page
+elsewhere cannot drive engines through a user's local server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from protocol import GAME_NAMES
+
+from .config import HUMAN, GuiConfig
+from .link import EngineError
+from .rules import RulesError
+from .runs import RunError, find_runs, records_signature, replay, run_summary
+from .table import Table, TableError
+
+STATIC = Path(__file__).parent / "static"
+FOLLOW_INTERVAL = 1.0
+"""Seconds between two looks at a followed run directory."""
+MAX_MESSAGE = 16 * 1024
+
+
+class Connection:
+    """One browser tab: its table, the run it follows, and the dispatch of its messages."""
+
+    def __init__(self, config: GuiConfig, socket: WebSocket):
+        self.config = config
+        self.socket = socket
+        self.send_lock = asyncio.Lock()
+        self.table = Table(config, self.send)
+        self.follow_task: asyncio.Task[None] | None = None
+        self.runs: dict[str, Path] = {}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.send_lock:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await self.socket.send_text(json.dumps(message))
+
+    async def hello(self) -> None:
+        self.runs = find_runs(self.config.runs_dirs)
+        await self.send({"t": "hello", "games": list(GAME_NAMES), "engines": list(self.config.engines),
+                         "human": HUMAN, "tc": self.config.default_tc, "runs": list(self.runs)})
+
+    async def handle(self, text: str) -> None:
+        """One message from the page; any refusal is one `error` message back."""
+        try:
+            if len(text) > MAX_MESSAGE:
+                raise TableError(f"message of {len(text)} characters is too long")
+            try:
+                message = json.loads(text)
+            except ValueError:
+                raise TableError("not a JSON message") from None
+            if not isinstance(message, dict):
+                raise TableError("a message is a JSON object with a 't' field")
+            await self.dispatch(str(message.get("t")), message)
+        except (TableError, RulesError, RunError, EngineError) as exc:
+            await self.send({"t": "error", "text": str(exc)})
+
+    async def dispatch(self, kind: str, m: dict[str, Any]) -> None:
+        table = self.table
+        if kind == "new":
+            await table.new_game(m.get("game"), m.get("dark"), m.get("light"), m.get("tc"), m.get("position"))
+        elif kind == "step":
+            await table.step(m.get("word"))
+        elif kind == "unstep":
+            await table.unstep()
+        elif kind == "stop":
+            await table.stop()
+        elif kind == "setup":
+            await table.setup(m.get("position"))
+        elif kind == "runs":
+            self.runs = find_runs(self.config.runs_dirs)
+            await self.send({"t": "runs", "runs": list(self.runs)})
+        elif kind == "run":
+            await self.open_run(m.get("name"), bool(m.get("follow")))
+        elif kind == "replay":
+            await self.send(replay(self._run_path(m.get("name")), m.get("game_id")))
+        else:
+            raise TableError(f"unknown message type {kind[:20]!r}")
+
+    def _run_path(self, name: object) -> Path:
+        if not isinstance(name, str) or name not in self.runs:
+            raise RunError(f"no run named {str(name)[:60]!r}")
+        return self.runs[name]
+
+    async def open_run(self, name: object, follow: bool) -> None:
+        path = self._run_path(name)
+        assert isinstance(name, str)
+        if self.follow_task is not None:
+            self.follow_task.cancel()
+            self.follow_task = None
+        await self.send(run_summary(name, path))
+        if follow:
+            self.follow_task = asyncio.create_task(self._follow(name, path))
+
+    async def _follow(self, name: str, path: Path) -> None:
+        """Send the run again whenever its records change (a game finished, or the run ended)."""
+        seen = records_signature(path)
+        while True:
+            await asyncio.sleep(FOLLOW_INTERVAL)
+            now = records_signature(path)
+            if now != seen:
+                seen = now
+                try:
+                    await self.send(run_summary(name, path))
+                except RunError as exc:
+                    await self.send({"t": "error", "text": str(exc)})
+
+    async def close(self) -> None:
+        if self.follow_task is not None:
+            self.follow_task.cancel()
+        await self.table.close()
+
+
+def same_origin(socket: WebSocket) -> bool:
+    """True unless the browser says the page comes from another host:port than this server."""
+    origin = socket.headers.get("origin")
+    if origin is None:
+        return True   # not a browser page (a script or test client)
+    host = socket.headers.get("host", "")
+    return urlsplit(origin).netloc == host
+
+
+def create_app(config: GuiConfig) -> Starlette:
+    """The application; `app.state.connections` holds the open tabs (for shutdown and tests)."""
+    connections: set[Connection] = set()
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def socket_endpoint(socket: WebSocket) -> None:
+        if not same_origin(socket):
+            await socket.close(code=1008)
+            return
+        await socket.accept()
+        connection = Connection(config, socket)
+        connections.add(connection)
+        try:
+            await connection.hello()
+            while True:
+                text = await socket.receive_text()
+                await connection.handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            connections.discard(connection)
+            await connection.close()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await asyncio.gather(*(c.close() for c in list(connections)), return_exceptions=True)
+
+    app = Starlette(routes=[Route("/", index), WebSocketRoute("/ws", socket_endpoint),
+                            Mount("/static", StaticFiles(directory=STATIC), name="static")],
+                    lifespan=lifespan)
+    app.state.connections = connections
+    app.state.config = config
+    return app

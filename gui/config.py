@@ -1,0 +1,75 @@
+"""What the server may run: engines come from its command line or engines file, never the browser.
+
+The browser names engines from the list built here; a name not in it is refused, so a page cannot
+start programs of its choosing. Engine specs are parsed by the referee's own code (referee.config),
+so `-engine`, `-each` and `--engines-file` mean exactly what they mean to isaac-referee.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.config import ConfigError, build_engines
+from referee.engine_process import EngineSpec
+
+BUILTIN_STRATEGIES = ("search", "greedy", "random")
+"""The reference engine's strategies, offered when no engine is given."""
+
+DEFAULT_TC = "60+1"
+HUMAN = "human"
+
+
+def reference_engine_cmd() -> list[str]:
+    """The reference engine run by this very interpreter (so PYTHONPATH and venvs carry over)."""
+    return [sys.executable, "-m", "engine"]
+
+
+@dataclass
+class GuiConfig:
+    """The server's settings: engines by name, the rules engine, run directories, the default clock."""
+
+    engines: dict[str, EngineSpec]
+    rules: EngineSpec
+    runs_dirs: list[Path] = field(default_factory=list)
+    default_tc: str = DEFAULT_TC
+
+    def engine(self, name: object) -> EngineSpec:
+        """The engine called `name`; ConfigError for anything else (the browser's word is a name only)."""
+        if not isinstance(name, str) or name not in self.engines:
+            raise ConfigError(f"no engine named {str(name)[:40]!r}; the server offers: "
+                              f"{', '.join(self.engines)}")
+        return self.engines[name]
+
+
+def builtin_engines() -> dict[str, EngineSpec]:
+    """One engine per built-in strategy of isaac-engine."""
+    return {s: EngineSpec(name=s, cmd=reference_engine_cmd(), options={"Strategy": s})
+            for s in BUILTIN_STRATEGIES}
+
+
+def build_config(engine_words: list[list[str]], each_words: list[list[str]], engines_file: str | None,
+                 rules_words: list[str] | None, runs_dirs: list[str], tc: str | None = None) -> GuiConfig:
+    """GuiConfig from the command line; ConfigError names the mistake."""
+    if engine_words or engines_file:
+        specs = build_engines(engine_words, each_words, engines_file)
+        engines = {spec.name: spec for spec in specs}
+    else:
+        engines = builtin_engines()
+    if HUMAN in engines:
+        raise ConfigError(f"an engine may not be called {HUMAN!r}: that name means a person at the board")
+    if rules_words:
+        rules = build_engines([["name=rules", *rules_words]], None, None)[0]
+    else:
+        rules = EngineSpec(name="rules", cmd=reference_engine_cmd())
+    dirs = []
+    for text in runs_dirs:
+        path = Path(text)
+        if not path.is_dir():
+            raise ConfigError(f"--runs: {text!r} is not a directory")
+        dirs.append(path.resolve())
+    if tc is not None:
+        from referee.config import parse_tc
+        parse_tc(tc, "--tc")
+    return GuiConfig(engines=engines, rules=rules, runs_dirs=dirs, default_tc=tc or DEFAULT_TC)

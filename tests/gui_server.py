@@ -1,0 +1,61 @@
+"""Run `python -m gui` as a real server process for tests, on a free port of 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class GuiServer:
+    """The server in its own process group; `url` once it listens; `stop()` sends SIGINT like Ctrl-C."""
+
+    def __init__(self, *args: str, timeout: float = 20.0):
+        env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.proc = subprocess.Popen([sys.executable, "-m", "gui", "--port", "0", *args], cwd=REPO, env=env,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, start_new_session=True)
+        self.log: list[str] = []
+        found = threading.Event()
+        self.url = ""
+
+        def read() -> None:
+            assert self.proc.stderr is not None
+            for line in self.proc.stderr:
+                self.log.append(line)
+                match = re.search(r"serving (http://\S+/)", line)
+                if match and not found.is_set():
+                    self.url = match.group(1)
+                    found.set()
+            found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not found.wait(timeout) or not self.url:
+            self.kill()
+            raise RuntimeError("isaac-gui did not start: " + "".join(self.log)[-2000:])
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://") + "ws"
+
+    def stop(self, timeout: float = 15.0) -> int:
+        """Ctrl-C: the server shuts down and ends its engines; returns the exit status."""
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(5)

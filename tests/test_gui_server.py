@@ -1,0 +1,190 @@
+"""The GUI server over its WebSocket: engines end with the browser and the server, the page
+cannot name a program to run, and referee runs are replayed and followed from their records."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gui_server import GuiServer
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from protocol import new_game
+
+
+class Client:
+    """A browser stand-in: JSON messages over the WebSocket."""
+
+    def __init__(self, url: str, **kwargs: Any):
+        self.stack = contextlib.ExitStack()
+        self.ws = self.stack.enter_context(connect(url, open_timeout=10, **kwargs))
+        self.hello = self.expect("hello")
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def expect(self, kind: str, timeout: float = 20.0, where=lambda m: True) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            message = json.loads(self.ws.recv(timeout=max(0.01, end - time.monotonic())))
+            if message["t"] == kind and where(message):
+                return message
+            if message["t"] == "error" and kind != "error":
+                raise AssertionError(f"error while waiting for {kind}: {message['text']}")
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+def children(pid: int) -> set[int]:
+    """Live (non-zombie) processes whose parent is `pid`."""
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            rest = stat[stat.rfind(")") + 2:].split()
+            if int(rest[1]) == pid and rest[0] != "Z":
+                out.add(int(entry))
+    return out
+
+
+def wait_gone(pids: set[int], timeout: float = 10.0) -> set[int]:
+    end = time.monotonic() + timeout
+    alive = set(pids)
+    while alive and time.monotonic() < end:
+        alive = {p for p in alive if Path(f"/proc/{p}").exists() and
+                 Path(f"/proc/{p}/stat").read_text().split(")")[-1].split()[0] != "Z"}
+        time.sleep(0.05)
+    return alive
+
+
+@pytest.fixture
+def server():
+    srv = GuiServer()
+    yield srv
+    if srv.proc.poll() is None:
+        srv.stop()
+
+
+def test_engines_end_when_the_browser_leaves(server):
+    client = Client(server.ws_url)
+    client.send(t="new", game="hari", dark="human", light="random", tc="60+1")
+    client.expect("steps")
+    engines = children(server.proc.pid)
+    assert len(engines) == 2, engines          # the rules engine and the opponent
+    client.close()
+    assert wait_gone(engines) == set()
+    assert server.proc.poll() is None          # the server itself keeps serving
+
+
+def test_engines_end_when_the_server_stops(server):
+    client = Client(server.ws_url)
+    client.send(t="new", game="isaac", dark="random", light="greedy", tc="60+1")
+    client.expect("thinking")                  # two engines playing each other
+    engines = children(server.proc.pid)
+    assert len(engines) == 3, engines
+    assert server.stop() == 130              # as after Ctrl-C
+    assert wait_gone(engines) == set()
+
+
+def test_the_page_cannot_run_programs(server):
+    client = Client(server.ws_url)
+    assert set(client.hello["engines"]) == {"search", "greedy", "random"}
+    before = children(server.proc.pid)
+    for side in ("dark", "light"):
+        client.send(t="new", game="hari", **{side: "cmd=/bin/sh"})
+        error = client.expect("error")
+        assert "no engine named 'cmd=/bin/sh'" in error["text"]
+    client.send(t="new", game="hari", dark="human", light="random", cmd="/bin/sh", engine="/bin/sh")
+    client.expect("steps")
+    names = {Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0")[:3].__repr__() for p in children(server.proc.pid)}
+    assert all(b"engine" in n.encode() for n in names), names
+    assert before <= children(server.proc.pid)
+    client.send(t="run", name="../../etc")
+    assert "no run named" in client.expect("error")["text"]
+    client.close()
+
+
+def test_a_page_from_another_origin_is_refused(server):
+    with pytest.raises(InvalidStatus), connect(server.ws_url, origin="http://evil.example", open_timeout=10):
+        pass
+    client = Client(server.ws_url, origin=server.url.rstrip("/"))   # the page itself
+    client.close()
+
+
+def test_bad_input_gets_one_clear_error(server):
+    client = Client(server.ws_url)
+    client.ws.send("not json")
+    assert client.expect("error")["text"] == "not a JSON message"
+    client.send(t="setup", position="hari zz/- 333334444555667/333334444555667 d -")
+    text = client.expect("error")["text"]
+    assert "position" in text and "\n" not in text
+    client.send(t="new", game="chess")
+    assert "unknown game 'chess'" in client.expect("error")["text"]
+    client.send(t="step", word="a0a2*")
+    assert "no game yet" in client.expect("error")["text"]
+    client.send(t="setup", position="hari c3c7/d4d8 33333444455667/33333444455667 d -")
+    assert client.expect("position")["state"]["position"] == "hari c3c7/d4d8 33333444455667/33333444455667 d -"
+    client.expect("steps")
+    client.send(t="step", word="c3c7*")   # occupied: not among the offered steps
+    assert client.expect("error")["text"] == "'c3c7*' is not one of the steps offered"
+    client.close()
+
+
+def _record(game_id: int, seed: int) -> dict[str, Any]:
+    """A finished random HARI game as the referee records it (SPEC 10.4)."""
+    import random
+
+    rng = random.Random(seed)
+    game = new_game("hari")
+    start = game.position()
+    moves = []
+    while not game.is_over():
+        move = game.random_move(rng)
+        game.push(move)
+        moves.append({"move": str(move), "ms": 1})
+    outcome = game.result()
+    spec = {"name": "", "cmd": ["x"], "cwd": None, "options": {}, "tc": None, "memory_mb": None, "cpu_seconds": None}
+    return {"game_id": game_id, "game_type": "hari", "rules_version": "1", "start_position": start,
+            "opening": [], "dark": {**spec, "name": "alpha"}, "light": {**spec, "name": "beta"},
+            "moves": moves, "result": outcome.text, "termination": "normal", "reason": outcome.reason,
+            "final_scores": list(outcome.scores), "final_position": game.position()}
+
+
+def test_replay_and_follow_a_run(tmp_path):
+    run = tmp_path / "runs" / "match-1"
+    run.mkdir(parents=True)
+    first = _record(0, 1)
+    (run / "records.jsonl").write_text(json.dumps(first) + "\n")
+    srv = GuiServer("--runs", str(tmp_path / "runs"))
+    try:
+        client = Client(srv.ws_url)
+        assert client.hello["runs"] == ["match-1"]
+        client.send(t="run", name="match-1", follow=True)
+        summary = client.expect("run")
+        assert [g["game_id"] for g in summary["games"]] == [0]
+        assert {row["name"]: row["points"] for row in summary["standings"]}["alpha"] in (0, 0.5, 1)
+        client.send(t="replay", name="match-1", game_id=0)
+        replay = client.expect("replay")
+        assert len(replay["frames"]) == len(first["moves"]) + 1
+        assert replay["frames"][-1]["position"] == first["final_position"]
+        assert all('data-cell="a0"' in frame["svg"] for frame in replay["frames"][:3])
+        with (run / "records.jsonl").open("a") as fh:      # the referee records another game
+            fh.write(json.dumps(_record(1, 2)) + "\n")
+        summary = client.expect("run", timeout=10)
+        assert [g["game_id"] for g in summary["games"]] == [0, 1]
+        assert sum(row["games"] for row in summary["standings"]) == 4
+        client.close()
+    finally:
+        srv.stop()
+        shutil.rmtree(tmp_path / "runs", ignore_errors=True)
