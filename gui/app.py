@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
+import traceback
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -73,6 +75,9 @@ class Connection:
             await self.dispatch(str(message.get("t")), message)
         except (TableError, RulesError, RunError, EngineError) as exc:
             await self.send({"t": "error", "text": str(exc)})
+        except Exception as exc:   # a bug costs one answer, never the tab's connection
+            traceback.print_exc(file=sys.stderr)
+            await self.send({"t": "error", "text": f"internal error: {type(exc).__name__}: {exc}"})
 
     async def dispatch(self, kind: str, m: dict[str, Any]) -> None:
         table = self.table

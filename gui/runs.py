@@ -14,6 +14,7 @@ from typing import Any
 
 from protocol import game_from_position
 from protocol.errors import ArenaError
+from referee.record import GameRecord
 from referee.stats import standings
 from referee.store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file, unique_by_game
 
@@ -81,7 +82,11 @@ def run_summary(name: str, path: Path) -> dict[str, Any]:
         for side in ("dark", "light"):
             if record[side]["name"] not in names:
                 names.append(record[side]["name"])
-    table = [row.to_json() for row in standings(records, names)] if records else []
+    try:
+        typed = [GameRecord.from_json(r) for r in records]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RunError(f"{path / RECORDS}: a record cannot be read ({exc})") from None
+    table = [row.to_json() for row in standings(typed, names)] if records else []
     games = [{"game_id": r["game_id"], "dark": r["dark"]["name"], "light": r["light"]["name"],
               "result": r.get("result"), "termination": r.get("termination"), "reason": r.get("reason", ""),
               "plies": len(r.get("opening", [])) + len(r.get("moves", []))} for r in records]

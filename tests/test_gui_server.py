@@ -157,6 +157,7 @@ def _record(game_id: int, seed: int) -> dict[str, Any]:
     spec = {"name": "", "cmd": ["x"], "cwd": None, "options": {}, "tc": None, "memory_mb": None, "cpu_seconds": None}
     return {"game_id": game_id, "game_type": "hari", "rules_version": "1", "start_position": start,
             "opening": [], "dark": {**spec, "name": "alpha"}, "light": {**spec, "name": "beta"},
+            "time_control": {"dark": "10+0.1", "light": "10+0.1"},
             "moves": moves, "result": outcome.text, "termination": "normal", "reason": outcome.reason,
             "final_scores": list(outcome.scores), "final_position": game.position()}
 
