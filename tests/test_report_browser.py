@@ -23,7 +23,8 @@ def _report(tmp_path: Path) -> Path:
         builder.add({"game_id": gid, "game_type": "hari", "start_position": HARI, "opening": [],
                      "dark": {"name": "alpha"}, "light": {"name": "beta"},
                      "moves": [{"move": m, "ms": 1} for m in moves], "result": "1/2-1/2",
-                     "termination": "adjudication", "reason": "test", "final_position": game.position()})
+                     "termination": "adjudication", "reason": "test", "final_position": game.position(),
+                     "rules_version": "1", "time_control": {"dark": None, "light": None}, "final_scores": []})
     return builder.write(tmp_path)
 
 
