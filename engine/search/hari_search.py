@@ -30,9 +30,13 @@ from typing import Any
 from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, iter_placements, placement_starts
 from protocol.errors import IllegalMoveError
 from protocol.hari import slide_ends
+from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Slide
 
-from .context import logistic
+from .alphabeta import ABResult, AlphaBeta
+from .context import logistic, win_probability_to_cp
+from .hari_eval import candidates as hari_candidates
+from .hari_eval import contest_margin
 from .mcts import PlayoutKnowledge, run_mcts
 from .space import NEIGHBOURS, dead_cells, first_fit, pack_value
 
@@ -251,5 +255,49 @@ class HariKnowledge(PlayoutKnowledge):
         return logistic(margin / MARGIN_SCALE)
 
 
-def choose(game, ctx, rng):
+def choose_mcts(game, ctx, rng):
+    """ffbb6c3's search: MCTS with playouts (kept for comparison; see choose)."""
     return run_mcts(game, HariKnowledge(), ctx, rng, candidate_moves(game))
+
+
+WIN = 1000.0
+"""Alpha-beta value of a won game (margins are at most 36 points)."""
+
+
+def _ab_terminal(game, ply: int) -> float:
+    result = game.result()
+    me = game.turn
+    margin = result.scores[me] - result.scores[1 - me]
+    if result.winner is None:
+        return 0.0
+    return (WIN - ply + margin) if result.winner == me else -(WIN - ply - margin)
+
+
+def _ab_evaluate(game) -> float:
+    return float(contest_margin(game, game.turn))
+
+
+def _ab_info(result: ABResult) -> Info:
+    p = logistic(result.value / MARGIN_SCALE)
+    return Info(depth=result.depth, score_cp=win_probability_to_cp(p), pv=[str(m) for m in result.pv])
+
+
+def choose(game, ctx, rng):
+    """Iterative-deepening alpha-beta over built candidates, leaves judged by the packing race.
+
+    See engine.search.hari_eval: at 100 ms a move this reaches depth 2 (our move and
+    the opponent's best answer) in most middle-game positions."""
+    moves = hari_candidates(game, root=True)
+    if len(moves) == 1:
+        return moves[0], Info(depth=1, pv=[str(moves[0])])
+    ab = AlphaBeta(ctx, lambda g, ply: hari_candidates(g, root=False), _ab_evaluate, _ab_terminal, WIN)
+    ab.CHECK_EVERY = 1  # a node costs about 0.1-1 ms here: look at the clock at every one
+    last: dict[str, Info | None] = {"info": None}
+
+    def on_depth(res: ABResult) -> None:
+        last["info"] = _ab_info(res)
+        ctx.maybe_report()
+
+    ctx.snapshot = lambda: last["info"]
+    result = ab.iterate(game, moves, ctx.tm.depth_limit or 64, on_depth)
+    return result.move, _ab_info(result)
