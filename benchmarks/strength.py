@@ -1,158 +1,102 @@
-"""Strength of Strategy search against greedy or random, played in-process.
+"""Strength of Strategy search against every sparring partner and a previous version, through the referee.
 
-    python benchmarks/strength.py [--games N] [--movetime MS] [--opponent greedy|random]
-                                  [--game isaac|foundations|hari|all] [--jobs J] [--seed S]
+    python benchmarks/strength.py [--games N] [--movetime MS] [--game isaac|foundations|hari|all]
+                                  [--opponents heuristic,flatmc,greedy,random,prev]
+                                  [--prev DIR] [--openings book|startpos|random:N|FILE] [--concurrency J]
 
-Each game type gets N games (colours alternate: search is Dark in even games);
-both strategies are called exactly as the engine calls them: a private copy of
-the game, the Limits of `go movetime MS` (with the default MoveOverhead), a stop
-event and a seeded generator per player and game. As in the engine, a position
-whose only legal move is `pass` is answered without asking the strategy.
+Each (game, opponent) is one `isaac-referee match` of N games (game pairs: each
+opening once per colour) at `tc=st=MS/1000`, search first. `prev` is the engine
+of another checkout, run by benchmarks/engine_at.sh (set it up with
+`git -C /work/main worktree add /work/prev-ffbb6c3 ffbb6c3`; default --prev DIR).
+Openings default to the shipped balanced books (`book`); `startpos` plays the
+start position (deterministic engines then replay one game per colour).
 
-Prints per game type: wins/draws/losses of search, its score (win 1, draw 1/2)
-in percent with a 95% Wilson interval on game points, the average final scores
-and search's moves that took longer than movetime (wall clock; the slowest also in
-CPU time, to tell a slow search from a busy machine).
+Prints per game and opponent: search's score with a 95% interval computed from
+the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2, 2), the pentanomial
+counts, time forfeits and the run directory. The machine's load average is
+printed too: strength runs on a busy machine are noisy (use --concurrency 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
-import random
+import subprocess
 import sys
-import threading
-import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+import tempfile
+from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from engine.strategies import Limits, make_strategy
-from protocol import new_game
-from protocol.moves import PASS
-
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
 GAMES = ("isaac", "foundations", "hari")
+PARTNERS = ("heuristic", "flatmc", "greedy", "random")
 
 
-@dataclass
-class GameOutcome:
-    game: str
-    index: int
-    search_color: int
-    points: float          # search's game points: 1, 0.5 or 0
-    scores: tuple           # (search's score, opponent's score) in the game's own measure
-    slowest_ms: float       # search's slowest move (wall clock)
-    slowest_cpu_ms: float   # the most CPU time search's thread spent on one move
-    late_moves: int         # search moves that took longer than movetime (wall clock)
-    search_moves: int
-    reason: str
+def pair_interval(penta: list[int]) -> tuple[float, float, float]:
+    """(score, low, high) in [0, 1] from pentanomial counts, a normal 95% interval over pairs."""
+    pairs = sum(penta)
+    if pairs == 0:
+        return 0.5, 0.0, 1.0
+    values = [0.0, 0.25, 0.5, 0.75, 1.0]
+    mean = sum(v * c for v, c in zip(values, penta, strict=True)) / pairs
+    var = sum(c * (v - mean) ** 2 for v, c in zip(values, penta, strict=True)) / pairs
+    half = 1.96 * math.sqrt(var / pairs)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def play_one(game_name: str, index: int, opponent: str, movetime: int, seed: int) -> GameOutcome:
-    """One game: search against `opponent`, search Dark when index is even."""
-    search_color = index % 2
-    players = {search_color: make_strategy("search"), 1 - search_color: make_strategy(opponent)}
-    rngs = {c: random.Random(f"{seed}:{game_name}:{index}:{c}") for c in (0, 1)}
-    limits = Limits(movetime=movetime)
-    game = new_game(game_name)
-    slowest, slowest_cpu, late, moves = 0.0, 0.0, 0, 0
-    while not game.is_over():
-        if next(game.legal_moves()) is PASS:
-            game.push(PASS)
-            continue
-        mover = game.turn
-        start, start_cpu = time.perf_counter(), time.thread_time()
-        move = players[mover].choose(game.copy(), limits, threading.Event(), _ignore, rngs[mover])
-        elapsed = (time.perf_counter() - start) * 1000
-        if mover == search_color:
-            slowest = max(slowest, elapsed)
-            slowest_cpu = max(slowest_cpu, (time.thread_time() - start_cpu) * 1000)
-            late += elapsed > movetime
-            moves += 1
-        game.play(move)
-    result = game.result()
-    if result.winner is None:
-        points = 0.5
-    else:
-        points = 1.0 if result.winner == search_color else 0.0
-    scores = (result.scores[search_color], result.scores[1 - search_color])
-    return GameOutcome(game_name, index, search_color, points, scores, slowest, slowest_cpu, late,
-                       moves, result.reason)
+def engine_args(opponent: str, prev: str) -> list[str]:
+    python = sys.executable
+    if opponent == "prev":
+        return ["-engine", "name=prev", f"cmd=sh {HERE / 'engine_at.sh'} {prev}", f"dir={REPO}"]
+    return ["-engine", f"name={opponent}", f"cmd={python} -m engine", f"dir={REPO}",
+            f"option.Strategy={opponent}"]
 
 
-def _ignore(_info) -> None:
-    pass
+def run_match(game: str, opponent: str, args: argparse.Namespace, out: Path) -> dict:
+    cmd = [sys.executable, "-m", "referee", "match", "--game", game, "--games", str(args.games),
+           "--openings", args.openings, "--seed", str(args.seed), "--concurrency", str(args.concurrency),
+           "--out", str(out),
+           "-engine", "name=search", f"cmd={sys.executable} -m engine", f"dir={REPO}", "option.Strategy=search",
+           *engine_args(opponent, args.prev), "-each", f"tc=st={args.movetime / 1000:g}"]
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode != 0 or not (out / "summary.json").is_file():
+        sys.exit(f"match failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr[-2000:]}")
+    return json.loads((out / "summary.json").read_text())
 
 
-def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion of `points` out of `n` games."""
-    if n == 0:
-        return 0.0, 1.0
-    p = points / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def summarize(game_name: str, outcomes: list[GameOutcome], opponent: str, movetime: int) -> str:
-    n = len(outcomes)
-    wins = sum(1 for o in outcomes if o.points == 1)
-    draws = sum(1 for o in outcomes if o.points == 0.5)
-    losses = n - wins - draws
-    points = sum(o.points for o in outcomes)
-    lo, hi = wilson(points, n)
-    mine = sum(o.scores[0] for o in outcomes) / max(1, n)
-    theirs = sum(o.scores[1] for o in outcomes) / max(1, n)
-    slowest = max((o.slowest_ms for o in outcomes), default=0.0)
-    slowest_cpu = max((o.slowest_cpu_ms for o in outcomes), default=0.0)
-    moves = sum(o.search_moves for o in outcomes)
-    late = sum(o.late_moves for o in outcomes)
-    return (f"{game_name:<12} vs {opponent:<7} movetime {movetime} ms: {n} games  "
-            f"+{wins} ={draws} -{losses}  score {100 * points / max(1, n):.1f}% "
-            f"[95% {100 * lo:.1f}%, {100 * hi:.1f}%]  avg final {mine:.1f} to {theirs:.1f}  "
-            f"search moves {moves}, over movetime {late}, slowest {slowest:.0f} ms "
-            f"(cpu {slowest_cpu:.0f} ms)")
-
-
-def _run(args) -> GameOutcome:
-    """play_one, with any exception turned into a lost game (exceptions may not pickle)."""
-    try:
-        return play_one(*args)
-    except Exception as exc:
-        game_name, index = args[0], args[1]
-        return GameOutcome(game_name, index, index % 2, 0.0, (0, 0), 0.0, 0.0, 0, 0,
-                           f"error: {type(exc).__name__}: {exc}")
-
-
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=300, help="games per game type (default 300)")
-    parser.add_argument("--movetime", type=int, default=100, help="ms per move (default 100)")
-    parser.add_argument("--opponent", choices=("greedy", "random"), default="greedy")
-    parser.add_argument("--game", choices=GAMES + ("all",), default="all")
-    parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
-    parser.add_argument("--seed", type=int, default=1, help="base seed of the players' generators")
-    parser.add_argument("--losses", action="store_true", help="print each game search did not win")
+    parser.add_argument("--games", type=int, default=40, help="games per game type and opponent (even)")
+    parser.add_argument("--movetime", type=int, default=100)
+    parser.add_argument("--game", choices=(*GAMES, "all"), default="all")
+    parser.add_argument("--opponents", default=",".join((*PARTNERS, "prev")))
+    parser.add_argument("--prev", default="/work/prev-ffbb6c3", help="checkout of the previous version")
+    parser.add_argument("--openings", default="book")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--out", default=None, help="directory for the runs (default: a temporary one)")
     args = parser.parse_args(argv)
     games = GAMES if args.game == "all" else (args.game,)
-    for game_name in games:
-        tasks = [(game_name, i, args.opponent, args.movetime, args.seed) for i in range(args.games)]
-        start = time.time()
-        if args.jobs > 1:
-            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-                outcomes = list(pool.map(_run, tasks, chunksize=1))
-        else:
-            outcomes = [_run(t) for t in tasks]
-        print(summarize(game_name, outcomes, args.opponent, args.movetime)
-              + f"  ({time.time() - start:.0f} s)", flush=True)
-        if args.losses:
-            for o in outcomes:
-                if o.points < 1:
-                    print(f"    game {o.index} (search {'Dark' if o.search_color == 0 else 'Light'}): "
-                          f"{o.scores[0]}-{o.scores[1]} {o.reason}", flush=True)
+    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    if "prev" in opponents and not Path(args.prev, "engine").is_dir():
+        sys.exit(f"--prev {args.prev}: no checkout there (git worktree add {args.prev} ffbb6c3)")
+    root = Path(args.out or tempfile.mkdtemp(prefix="strength-"))
+    print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games each, {args.movetime} ms a move, "
+          f"openings {args.openings}, concurrency {args.concurrency}; runs in {root}")
+    print(f"{'game':12s} {'opponent':10s} {'score':>6s}  {'95% interval':15s} pentanomial [0,1/2,1,3/2,2]  forfeits")
+    for game in games:
+        for opponent in opponents:
+            openings = "startpos" if args.openings == "book" and game == "isaac" else args.openings
+            local = argparse.Namespace(**{**vars(args), "openings": openings})
+            summary = run_match(game, opponent, local, root / f"{game}-{opponent}")
+            match = summary["match"]
+            score, low, high = pair_interval(match["pentanomial"])
+            forfeits = sum(summary["engines"][0].get("forfeits_lost", {}).values())
+            print(f"{game:12s} {opponent:10s} {100 * score:5.1f}%  [{100 * low:5.1f}, {100 * high:5.1f}]  "
+                  f"{match['pentanomial']}  {forfeits}", flush=True)
     return 0
 
 

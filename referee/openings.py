@@ -5,6 +5,11 @@ moves already played from it. The engines receive both in the `position`
 command; the record keeps them apart from the moves the engines chose.
 
 Sources:
+* ``book`` -- the game's shipped balanced book (referee/books/<game>.txt, built by
+  ``isaac-referee book``, see referee/book.py); the default for the games in
+  BOOK_BY_DEFAULT (FOUNDATIONS and HARI), where the start position replays one
+  game per colour between deterministic engines;
+* ``startpos`` (or ``none``) -- the start position (the default for the other games);
 * ``random:PLIES`` -- PLIES uniformly random legal plies from the start position,
   drawn from the match seed and the opening's index, so the same seed gives the
   same openings on every machine and on ``--resume``. An opening that would end
@@ -70,10 +75,24 @@ class OpeningSource:
         return {"kind": "none"}
 
 
-def parse_source(text: str | None) -> OpeningSource:
-    """'random:8', a file path, or None/'none' for the start position."""
-    if text is None or text.strip().lower() in ("", "none", "startpos"):
+BOOK_BY_DEFAULT = ("foundations", "hari")
+"""Games whose matches start from the shipped balanced book unless --openings says otherwise."""
+
+
+def parse_source(text: str | None, game_type: str | None = None) -> OpeningSource:
+    """'random:8', 'book', a file path, 'startpos'/'none'; None is the game's default
+    (the shipped book for BOOK_BY_DEFAULT games, else the start position)."""
+    if text is None or not text.strip():
+        text = "book" if game_type in BOOK_BY_DEFAULT else "startpos"
+    if text.strip().lower() in ("none", "startpos"):
         return OpeningSource("none")
+    if text.strip().lower() == "book":
+        if game_type is None:
+            raise OpeningError("--openings book needs the game (--game) to pick its book")
+        from .book import shipped_book
+        text = str(shipped_book(game_type))
+        if not Path(text).is_file():
+            raise OpeningError(f"--openings book: no shipped book for {game_type} at {text}")
     if text.startswith("random:"):
         value = text[len("random:"):]
         try:
@@ -116,7 +135,7 @@ def _random_plies(game: Game, plies: int, rng: random.Random) -> list[str] | Non
 
 def parse_opening_line(game_type: str, line: str) -> Opening:
     """One file line -> Opening, with every move checked; raises ArenaError/ValueError naming the fault."""
-    text = line.strip()
+    text = line.split("#", 1)[0].strip()  # a trailing '# ...' is a comment (books store their judgement there)
     first = text.split(None, 1)[0].lower()
     cls = game_class(game_type)
     if first in GAME_NAMES:
@@ -144,7 +163,7 @@ def read_opening_file(game_type: str, path: str) -> list[Opening]:
     openings = []
     lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
     for number, line in enumerate(lines, 1):
-        if not line.strip() or line.lstrip().startswith("#"):
+        if not line.split("#", 1)[0].strip():
             continue
         try:
             openings.append(parse_opening_line(game_type, line))

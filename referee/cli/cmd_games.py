@@ -44,9 +44,9 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
              f"'nodes=5000', parts combined with spaces, e.g. '5+0.05 margin=100'")
     game.add("--margin", type=non_negative_int, metavar="MS", help="time margin before a time forfeit, for every "
              "engine (default 50 ms, or margin= in a tc)")
-    game.add("--openings", metavar="SOURCE", help="random:PLIES, or a file with one opening per line "
-             "(a move sequence, or a position string optionally followed by 'moves ...'); "
-             "default: the start position")
+    game.add("--openings", metavar="SOURCE", help="book (the game's shipped balanced book), startpos, "
+             "random:PLIES, or a file with one opening per line (a move sequence, or a position string "
+             "optionally followed by 'moves ...'); default: book for foundations and hari, else startpos")
     game.add("--seed", type=int, help="seed of random openings (default: random, stored for --resume)")
     game.add("--max-plies", type=positive_int, default=1000,
              help="adjudicate a draw after this many engine plies (safety cap; default 1000)")

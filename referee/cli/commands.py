@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from . import cmd_check, cmd_export, cmd_games, cmd_report
+from . import cmd_book, cmd_check, cmd_export, cmd_games, cmd_report
 from .command import Command
 
 COMMANDS: tuple[Command, ...] = (
@@ -12,4 +12,5 @@ COMMANDS: tuple[Command, ...] = (
     cmd_check.COMMAND,
     cmd_export.COMMAND,
     cmd_report.COMMAND,
+    cmd_book.COMMAND,
 )

@@ -73,7 +73,7 @@ def resolve_openings(identity: Identity, openings_arg: str | None,
                      games: list[ScheduledGame]) -> list[Opening]:
     """Every opening the schedule uses, by index (stored in config.json so --resume never re-derives them)."""
     try:
-        source = parse_source(openings_arg)
+        source = parse_source(openings_arg, identity["game"])
         book = OpeningBook(identity["game"], source, identity["seed"])
         needed = max((game.opening for game in games), default=-1) + 1
         if source.kind == "file":

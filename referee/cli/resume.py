@@ -29,7 +29,7 @@ RESUME_PER_ENGINE = ("tc", "margin", "memory_mb", "cpu_seconds", "sandbox")
 def identity_from_args(args: argparse.Namespace, engines: list[EngineSpec], seed: int) -> Identity:
     """The configuration that defines the games; --resume must see the same one."""
     try:
-        source = parse_source(args.openings)
+        source = parse_source(args.openings, args.game)
     except OpeningError as exc:
         raise UsageError(str(exc)) from None
     identity: Identity = {
@@ -71,7 +71,7 @@ def changed_options(args: argparse.Namespace, identity: Identity) -> list[str]:
             for d in RESUME_SAME if d in given and getattr(args, d) != identity.get(d)]
     if "openings" in given:
         try:
-            now = parse_source(args.openings).identity()
+            now = parse_source(args.openings, identity.get("game")).identity()
         except OpeningError as exc:
             raise UsageError(str(exc)) from None
         if now != identity.get("openings"):

@@ -1,0 +1,58 @@
+"""Balanced opening books: building (referee/book.py), the `book` command, shipped books as the default."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol import new_game
+from referee.book import build_book, shipped_book
+from referee.cli import main
+from referee.openings import OpeningBook, parse_opening_line, parse_source, read_opening_file
+
+
+def test_default_openings_are_the_book_for_foundations_and_hari_only():
+    for game in ("foundations", "hari"):
+        source = parse_source(None, game)
+        assert source.kind == "file" and source.path == str(shipped_book(game))
+    assert parse_source(None, "isaac").kind == "none"
+    assert parse_source("startpos", "hari").kind == "none"
+    assert parse_source("book", "isaac").path == str(shipped_book("isaac"))
+
+
+@pytest.mark.parametrize("game", ["isaac", "foundations", "hari"])
+def test_shipped_books_are_legal_varied_and_judged_close_to_even(game):
+    openings = read_opening_file(game, str(shipped_book(game)))
+    assert len(openings) >= 30
+    assert len(set(openings)) == len(openings)
+    for line in shipped_book(game).read_text().splitlines():
+        if line and not line.startswith("#"):
+            cp = int(line.split("# cp ")[1].split()[0])
+            assert abs(cp) <= 30
+    if game != "isaac":  # nobody opens with a long piece (it would wreck the ascending order)
+        for opening in openings:
+            position = new_game(game)
+            for move in opening.moves:
+                played = position.play(move)
+                length = getattr(played, "segment", None) or getattr(played, "place", None)
+                assert length is not None and length.length <= 4
+
+
+def test_a_trailing_comment_is_not_part_of_the_opening():
+    opening = parse_opening_line("hari", "a0a2 j7j9  # cp +3 nodes 100")
+    assert opening.moves == ("a0a2", "j7j9")
+
+
+def test_build_book_is_reproducible_and_keeps_only_close_openings():
+    first = build_book("hari", count=2, plies=2, seed=5, nodes=150, max_cp=100)
+    assert first == build_book("hari", count=2, plies=2, seed=5, nodes=150, max_cp=100)
+    assert len(first) == 2 and all(abs(e.cp) <= 100 and len(e.moves) == 2 for e in first)
+    assert all(e.cp == 0 for e in build_book("hari", count=2, plies=2, seed=5, nodes=150, max_cp=0))
+
+
+def test_book_command_writes_a_file_the_match_can_use(tmp_path, capsys):
+    out = tmp_path / "book.txt"
+    assert main(["book", "--game", "foundations", "--count", "3", "--plies", "2", "--nodes", "150",
+                 "--max-cp", "100", "-o", str(out)]) == 0
+    book = OpeningBook("foundations", parse_source(str(out), "foundations"), 0)
+    assert len(book) == 3
+    assert "3 openings" in capsys.readouterr().out
