@@ -17,6 +17,9 @@ import threading
 import time
 from pathlib import Path
 
+from referee.client import Handshake, Reply, read_reply
+from referee.engine_process import Line, LineKind
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -84,9 +87,27 @@ class EngineClient:
     def read_until_prefix(self, prefix: str, timeout: float = 10.0) -> list[str]:
         return self.read_until(lambda line: line.startswith(prefix), timeout)
 
+    def read_reply(self, timeout: float = 5.0) -> Reply:
+        """The next line as the referee's protocol client reads it (parsed by protocol.messages)."""
+        stamp, line = self.read_stamped(timeout)
+        return read_reply(Line(LineKind.TEXT, line, stamp))
+
+    def handshake(self, timeout: float = 5.0) -> Handshake:
+        """`uci` -> `uciok`, read into the referee client's Handshake (id, options, malformed lines)."""
+        self.send("uci")
+        handshake = Handshake()
+        deadline = time.monotonic() + timeout
+        while (reply := self.read_reply(max(0.0, deadline - time.monotonic()))).kind != "uciok":
+            handshake.take(reply)
+        return handshake
+
     def bestmove(self, timeout: float = 10.0) -> str:
-        """The move text of the next `bestmove` line (earlier lines skipped)."""
-        return self.read_until_prefix("bestmove", timeout)[-1].split()[1]
+        """The move of the next `bestmove` line (earlier lines skipped); AssertionError if malformed."""
+        deadline = time.monotonic() + timeout
+        while (reply := self.read_reply(max(0.0, deadline - time.monotonic()))).word != "bestmove":
+            pass
+        assert reply.parsed is not None and reply.parsed.move is not None, f"malformed: {reply.error}"
+        return reply.parsed.move
 
     def ask(self, line: str, prefix: str, timeout: float = 10.0) -> list[str]:
         self.send(line)

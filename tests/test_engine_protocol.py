@@ -68,6 +68,14 @@ def test_handshake_lists_the_options_then_uciok(engine):
     assert engine.sync() == []
 
 
+def test_the_referee_client_reads_the_same_handshake(engine):
+    handshake = engine.handshake()
+    assert handshake.id_name is not None and handshake.id_name.startswith("isaac-arena ")
+    assert handshake.malformed == []
+    assert handshake.option("uci_variant").vars == list(GAME_NAMES)
+    assert {"strategy", "seed", "moveoverhead"} <= set(handshake.options)
+
+
 def test_every_output_line_is_protocol(engine):
     engine.send("uci", "position startpos moves c3c7", "setoption name Strategy value greedy", "go")
     lines = engine.read_until_prefix("bestmove")
