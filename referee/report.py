@@ -45,6 +45,19 @@ def _pts(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:.1f}"
 
 
+
+_UNSCORED_FIELDS = {"game_id": 0, "game_type": "", "rules_version": "", "start_position": "", "opening": [],
+                    "time_control": {}, "moves": [], "reason": "", "final_scores": [], "final_position": ""}
+"""What statistics do not read: a record lacking these is still scored (the page shows what it can)."""
+
+
+def _scored(record: dict[str, Any]) -> GameRecord | None:
+    """The record as statistics read it, or None if it lacks what scoring needs (names, result, termination)."""
+    try:
+        return GameRecord.from_json({**_UNSCORED_FIELDS, **record})
+    except (KeyError, TypeError, ValueError):
+        return None
+
 class ReportBuilder:
     """Records in, page out; each game is drawn once however often the page is written."""
 
@@ -71,7 +84,9 @@ class ReportBuilder:
                                  str(record.get("start_position", "")), opening + moves,
                                  opening_plies=len(opening), players=(dark, light))
         self.records.append(record)
-        self.typed.append(GameRecord.from_json(record))
+        typed = _scored(record)
+        if typed is not None:
+            self.typed.append(typed)
         for name in (dark, light):
             if name not in self.names:
                 self.names.append(name)
