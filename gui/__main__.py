@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"isaac-gui: error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning", ws="websockets",
+    server = uvicorn.Server(uvicorn.Config(create_app(config, args.host), log_level="warning", ws="websockets",
                                            lifespan="on"))
     print(f"isaac-gui: serving http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr, flush=True)
     try:

@@ -4,7 +4,8 @@ Each WebSocket gets its own Table (its own engine processes) and is the only way
 Messages are JSON objects with a `t` (type) field; docs/gui.md lists them. Nothing the browser
 sends is ever used as a command line or a path: engines and runs are picked by name from what
 the server was started with. A WebSocket from another origin is refused, so a web page
-elsewhere cannot drive engines through a user's local server.
+elsewhere cannot drive engines through a user's local server, and a Host header that does not
+name this machine is refused (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -144,7 +147,18 @@ def same_origin(socket: WebSocket) -> bool:
     return urlsplit(origin).netloc == host
 
 
-def create_app(config: GuiConfig) -> Starlette:
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def allowed_hosts(bind_host: str) -> list[str]:
+    """Host headers accepted: loopback names, and the bound address. A page reached under any other
+    name (DNS rebinding: an attacker's name resolving to 127.0.0.1) gets 400, WebSocket included."""
+    if bind_host in ("0.0.0.0", "::", ""):
+        return ["*"]
+    return sorted({*LOOPBACK_NAMES, bind_host.lower()})
+
+
+def create_app(config: GuiConfig, bind_host: str = "127.0.0.1") -> Starlette:
     """The application; `app.state.connections` holds the open tabs (for shutdown and tests)."""
     connections: set[Connection] = set()
 
@@ -176,7 +190,8 @@ def create_app(config: GuiConfig) -> Starlette:
 
     app = Starlette(routes=[Route("/", index), WebSocketRoute("/ws", socket_endpoint),
                             Mount("/static", StaticFiles(directory=STATIC), name="static")],
-                    lifespan=lifespan)
+                    lifespan=lifespan,
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(bind_host))])
     app.state.connections = connections
     app.state.config = config
     return app

@@ -122,6 +122,22 @@ def test_a_page_from_another_origin_is_refused(server):
     client.close()
 
 
+def test_another_host_name_is_refused(server):
+    """DNS rebinding: a name that resolves to 127.0.0.1 but is not this machine's own is refused."""
+    import urllib.error
+    import urllib.request
+
+    page = urllib.request.urlopen(server.url, timeout=10)
+    assert page.status == 200 and b"isaac-arena" in page.read()
+    request = urllib.request.Request(server.url, headers={"Host": "evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 400
+    with pytest.raises(InvalidStatus), connect(server.ws_url, origin="http://evil.example",
+                                               additional_headers={"Host": "evil.example"}, open_timeout=10):
+        pass
+
+
 def test_bad_input_gets_one_clear_error(server):
     client = Client(server.ws_url)
     client.ws.send("not json")
