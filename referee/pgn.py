@@ -9,12 +9,14 @@ The JSONL records stay the source of truth; this is a reading copy.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .store import read_records_file, unique_by_game
 
 LINE_WIDTH = 79
 
 
-def _tag_value(value) -> str:
+def _tag_value(value: object) -> str:
     text = " ".join(str(value).split())
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
@@ -23,7 +25,7 @@ def _comment(text: str) -> str:
     return "{" + " ".join(text.replace("}", ")").replace("{", "(").split()) + "}"
 
 
-def _date(record: dict) -> str:
+def _date(record: dict[str, Any]) -> str:
     started = record.get("started_at") or ""
     if len(started) >= 10 and started[4] == "-":
         return started[:10].replace("-", ".")
@@ -36,7 +38,7 @@ def _first_mover(start_position: str | None) -> str:
     return fields[3] if len(fields) > 3 and fields[3] in ("d", "l") else "d"
 
 
-def _move_comment(move: dict) -> str:
+def _move_comment(move: dict[str, Any]) -> str:
     parts = []
     info = move.get("info") or {}
     if info.get("score_cp") is not None:
@@ -47,7 +49,7 @@ def _move_comment(move: dict) -> str:
     return _comment(" ".join(parts))
 
 
-def tags(record: dict, event: str = "isaac-referee") -> list[tuple[str, str]]:
+def tags(record: dict[str, Any], event: str = "isaac-referee") -> list[tuple[str, str]]:
     """The tag pairs of one game, the seven-tag roster first as PGN readers expect."""
     tc = record.get("time_control") or {}
     tc_text = tc.get("dark") if tc.get("dark") == tc.get("light") else f"{tc.get('dark')} / {tc.get('light')}"
@@ -71,7 +73,7 @@ def tags(record: dict, event: str = "isaac-referee") -> list[tuple[str, str]]:
     return [(name, _tag_value(value)) for name, value in rows]
 
 
-def _movers(record: dict, plies: list[str]) -> list[str]:
+def _movers(record: dict[str, Any], plies: list[str]) -> list[str]:
     """'d' or 'l' for each ply: who made it, found by replaying the game with protocol/.
 
     Plies do not simply alternate: after a pass the other side moves on alone, and
@@ -93,7 +95,7 @@ def _movers(record: dict, plies: list[str]) -> list[str]:
         return [side if k % 2 == 0 else ("l" if side == "d" else "d") for k in range(len(plies))]
 
 
-def movetext(record: dict) -> str:
+def movetext(record: dict[str, Any]) -> str:
     """Numbered moves (opening first, marked 'book'), comments, and the result, wrapped.
 
     As in chess PGN, 'N.' precedes a Dark move and 'N...' a Light move that does not
@@ -132,12 +134,12 @@ def _wrap(tokens: list[str]) -> str:
     return "\n".join(lines)
 
 
-def game_to_pgn(record: dict, event: str = "isaac-referee") -> str:
+def game_to_pgn(record: dict[str, Any], event: str = "isaac-referee") -> str:
     head = "\n".join(f'[{name} "{value}"]' for name, value in tags(record, event))
     return f"{head}\n\n{movetext(record)}\n"
 
 
-def records_to_pgn(records: list[dict], event: str = "isaac-referee") -> str:
+def records_to_pgn(records: list[dict[str, Any]], event: str = "isaac-referee") -> str:
     """All games, ordered by game id, separated by blank lines."""
     ordered = sorted(records, key=lambda r: r["game_id"])
     return "\n".join(game_to_pgn(r, event) for r in ordered)

@@ -12,10 +12,15 @@ the same openings, so all engines face the same positions.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
 FORMATS = ("round-robin", "gauntlet")
+
+
+Row = tuple[str, str, int, int, int]
+"""(dark, light, opening, pair, round) of one game before it gets its index."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,7 @@ def _check_names(names: list[str], minimum: int) -> None:
 
 
 def _encounter_games(first: str, second: str, games: int, start_pair: int, opening_base: int,
-                     round_: int, swap_first: bool):
+                     round_: int, swap_first: bool) -> Iterator[Row]:
     """Yield (dark, light, opening, pair, round) for one encounter, pair by pair."""
     for k in range((games + 1) // 2):
         a, b = (second, first) if swap_first else (first, second)
@@ -99,15 +104,15 @@ def tournament_schedule(names: list[str], fmt: str, games: int, rounds: int) -> 
     return [ScheduledGame(i, *row) for i, row in enumerate(rows)]
 
 
-def _interleave_by_pair(per_encounter: list[list[tuple]]) -> list[tuple]:
+def _interleave_by_pair(per_encounter: list[list[Row]]) -> list[Row]:
     """Pair k of every encounter, then pair k+1 of every encounter, keeping pairs adjacent."""
-    grouped = []
+    grouped: list[list[list[Row]]] = []
     for games in per_encounter:
-        pairs: dict[int, list[tuple]] = {}
+        by_pair: dict[int, list[Row]] = {}
         for row in games:
-            pairs.setdefault(row[3], []).append(row)
-        grouped.append(list(pairs.values()))
-    out = []
+            by_pair.setdefault(row[3], []).append(row)
+        grouped.append(list(by_pair.values()))
+    out: list[Row] = []
     for k in range(max((len(g) for g in grouped), default=0)):
         for pairs in grouped:
             if k < len(pairs):

@@ -37,7 +37,7 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     eng.add("--engines-file", metavar="TOML",
             help="[engines.<name>] tables; -engine name=<name> picks one (all of them if no -engine)")
     game = p.group("games")
-    game.add("--game", choices=GAME_NAMES, default="isaac", help="game type (default isaac)")
+    game.add("--game", choices=GAME_NAMES, default=GAME_NAMES[0], help=f"game type (default {GAME_NAMES[0]})")
     game.add("--games", type=positive_int, default=games_default, help=games_help)
     game.add("--tc", metavar="TC", help=f"time control for every engine without its own "
              f"(default {cfg.DEFAULT_TC}): '10+0.1', '40/60', 'st=0.1', 'movetime=100', 'depth=4', "
