@@ -8,8 +8,8 @@ Each (game, opponent) is one `isaac-referee match` of N games (game pairs: each
 opening once per colour) at `tc=st=MS/1000`, search first. `prev` is the engine
 of another checkout, run by benchmarks/engine_at.sh (set it up with
 `git -C /work/main worktree add /work/prev-ffbb6c3 ffbb6c3`; default --prev DIR).
-Openings default to the shipped balanced books (`book`); `startpos` plays the
-start position (deterministic engines then replay one game per colour).
+Openings default to the shipped balanced books (`book`, for ISAAC too); `startpos`
+plays the start position (deterministic engines then replay one game per colour).
 
 Prints per game and opponent: search's score with a 95% interval computed from
 the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2, 2), the pentanomial
@@ -89,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':12s} {'opponent':10s} {'score':>6s}  {'95% interval':15s} pentanomial [0,1/2,1,3/2,2]  forfeits")
     for game in games:
         for opponent in opponents:
-            openings = "startpos" if args.openings == "book" and game == "isaac" else args.openings
-            local = argparse.Namespace(**{**vars(args), "openings": openings})
-            summary = run_match(game, opponent, local, root / f"{game}-{opponent}")
+            summary = run_match(game, opponent, args, root / f"{game}-{opponent}")
             match = summary["match"]
             score, low, high = pair_interval(match["pentanomial"])
             forfeits = sum(summary["engines"][0].get("forfeits_lost", {}).values())

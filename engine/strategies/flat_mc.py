@@ -136,6 +136,8 @@ class FlatMCStrategy:
                 game.push(policy(game, rng))
                 pushed += 1
                 tm.nodes += 1
+                if tm.stopped():  # out of time: the static guess values the playout cut short
+                    break
             return _final_value(game, me)
         finally:
             for _ in range(pushed):
