@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 from protocol.messages import GoCommand
 
-_CLOCK_RE = re.compile(r"^(?:(?P<moves>\d+)/)?(?P<base>\d+(?:\.\d+)?)(?:\+(?P<inc>\d+(?:\.\d+)?))?$")
+_CLOCK_RE = re.compile(r"^(?:(?P<moves>\d+)/)?(?:(?P<minutes>\d+):)?(?P<base>\d+(?:\.\d+)?)"
+                       r"(?:\+(?P<inc>\d+(?:\.\d+)?))?$")
+"""'[moves/][minutes:]seconds[+increment]': cutechess writes one minute as 1:00 or 60."""
 _MS_RE = re.compile(r"^(?P<num>\d+(?:\.\d+)?)(?P<unit>ms|s)?$")
 
-TC_SYNTAX = ("a time control is space-separated parts: 'inf', '<seconds>[+<increment seconds>]', "
+TC_SYNTAX = ("a time control is space-separated parts: 'inf', '[<minutes>:]<seconds>[+<increment seconds>]', "
              "'<moves>/<seconds>[+<increment>]', 'st=<seconds per move>', 'movetime=<ms>', "
              "'depth=<plies>', 'nodes=<n>', 'margin=<ms>'")
 
@@ -113,7 +115,7 @@ class TimeControl:
         match = _CLOCK_RE.match(low)
         if not match:
             raise ValueError(f"not understood; {TC_SYNTAX}")
-        put("base_ms", _seconds_to_ms(match["base"], "base time"))
+        put("base_ms", _seconds_to_ms(match["base"], "base time") + 60_000 * int(match["minutes"] or 0))
         if fields["base_ms"] <= 0:
             raise ValueError("the base time must be more than 0 seconds")
         fields["inc_ms"] = _seconds_to_ms(match["inc"], "increment") if match["inc"] else 0

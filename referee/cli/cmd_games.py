@@ -7,6 +7,7 @@ import asyncio
 import json
 import sys
 import time
+from pathlib import Path
 
 from protocol import GAME_NAMES
 
@@ -61,6 +62,7 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     run.add("--json", action="store_true", default=False, help="print the summary as JSON on stdout "
             "(progress goes to stderr)")
     run.add("--io-log", metavar="FILE", help="append every line sent to and read from engines")
+    run.add("--pgn-out", metavar="FILE", help="also write the games as PGN to FILE (cutechess -pgnout)")
     run.add("--anchor", metavar="ENGINE", help="ratings: this engine is rated 0 (default: the average is 0)")
     lim = p.group("engine limits")
     lim.add("--memory-mb", type=positive_int, help="address-space limit per engine process (MB)")
@@ -137,7 +139,13 @@ def run_games(args: argparse.Namespace) -> int:
         store.event(f"interrupted after {runner.outcome.played} games this run")
     summary = build_summary(plan, tracker, runner.outcome, store.dir, time.monotonic() - t0, args.anchor)
     store.write_text(SUMMARY, json.dumps(summary, indent=2) + "\n")
-    store.write_text(PGN, records_to_pgn(tracker.records, f"isaac-referee {plan.mode}"))
+    pgn = records_to_pgn(tracker.records, f"isaac-referee {plan.mode}")
+    store.write_text(PGN, pgn)
+    if args.pgn_out:
+        try:
+            Path(args.pgn_out).write_text(pgn, encoding="utf-8")
+        except OSError as exc:
+            progress.note(f"warning: --pgn-out {args.pgn_out}: {exc.strerror or exc}; the PGN is in {store.dir}/{PGN}")
     store.event(f"stopped: {runner.outcome.stopped}; {len(tracker.records)} of {len(plan.schedule)} recorded")
     store.close()
     progress.finish(summary_text(plan, tracker, summary))

@@ -9,6 +9,7 @@ from ..store import StoreError
 from .arguments import Parser
 from .command import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from .commands import COMMANDS
+from .spellings import SpellingError, translate
 
 
 def build_parser() -> Parser:
@@ -18,7 +19,12 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse(argv if argv is not None else sys.argv[1:])
+    try:
+        words = translate(argv if argv is not None else sys.argv[1:])
+    except SpellingError as exc:
+        parser.exit(EXIT_USAGE, f"isaac-referee: error: {exc}\n")
+        raise   # not reached: exit raises SystemExit
+    args = parser.parse(words)
     command = parser.commands[args.command]
     try:
         return command.run(args)
