@@ -148,3 +148,13 @@ def test_tournament_summary_has_ratings_crosstable_and_no_infinities(tmp_path, m
     with pytest.raises(SystemExit) as exc:
         main(argv[:-4] + ["--anchor", "nobody", "--out", str(tmp_path / "other")])
     assert exc.value.code == 2
+
+
+def test_equal_engines_and_a_light_advantage_are_plain_maximum_likelihood():
+    """Every engine 2/4, Light won 4 of 6: ratings 0 and W = elo(1/3), no prior needed."""
+    records = [game("a", "b", "0-1"), game("b", "a", "0-1"), game("a", "c", "0-1"), game("c", "a", "0-1"),
+               game("b", "c", "1-0"), game("c", "b", "1-0")]
+    fit = ratings.fit_ratings(records, ["a", "b", "c"])
+    assert fit["method"] == "maximum likelihood"
+    assert all(e["elo"] == pytest.approx(0.0, abs=0.01) for e in fit["engines"])
+    assert fit["first_move_advantage"]["elo"] == pytest.approx(elo_from_score(1 / 3), abs=0.01)

@@ -12,6 +12,7 @@ from pathlib import Path
 from protocol import GAME_NAMES
 
 from .. import config as cfg
+from ..cluster import ClusterError, ClusterRunner
 from ..pgn import records_to_pgn
 from ..preflight import PreflightFailed
 from ..progress import Progress
@@ -62,6 +63,8 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     run.add("--json", action="store_true", default=False, help="print the summary as JSON on stdout "
             "(progress goes to stderr)")
     run.add("--io-log", metavar="FILE", help="append every line sent to and read from engines")
+    run.add("--cluster", metavar="tcp://HOST:PORT", help="play the game pairs on the workers of this Dask "
+            "scheduler (pip install 'isaac-arena[cluster]'; docs/hosting.md); records stay here")
     run.add("--pgn-out", metavar="FILE", help="also write the games as PGN to FILE (cutechess -pgnout)")
     run.add("--anchor", metavar="ENGINE", help="ratings: this engine is rated 0 (default: the average is 0)")
     lim = p.group("engine limits")
@@ -96,6 +99,8 @@ def run_games(args: argparse.Namespace) -> int:
     """Play (or continue) a match or tournament; exit 0 when done, 130 when interrupted."""
     store, identity, openings, resumed = prepare(args)
     plan = build_plan(args, identity, openings)
+    if args.cluster and args.io_log:
+        raise UsageError("--io-log cannot be used with --cluster: the engines talk to the workers")
     if args.anchor is not None and args.anchor not in [spec.name for spec in plan.engines]:
         raise UsageError(f"--anchor {args.anchor!r} is not one of the engines "
                          f"({', '.join(spec.name for spec in plan.engines)})")
@@ -111,7 +116,8 @@ def run_games(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     interrupted = False
     with io_logger(args.io_log) as io_log:
-        runner = Runner(plan, store, progress, tracker, io_log)
+        runner = (ClusterRunner(plan, store, progress, tracker, address=args.cluster) if args.cluster
+                  else Runner(plan, store, progress, tracker, io_log))
         pending = len(runner.pending())
         verb = "resuming" if resumed else "starting"
         store.event(f"{verb} {plan.mode} of {plan.game_type}: {len(plan.schedule)} games, {len(records)} recorded, "
@@ -122,18 +128,20 @@ def run_games(args: argparse.Namespace) -> int:
             progress.note(f"warning: {plan.concurrency} games at once on {cores} cores may distort clocks")
         progress.begin(len(records), f"{verb} {plan.mode} ({plan.game_type}): {len(plan.schedule)} games"
                        f"{f', {len(records)} already recorded' if records else ''}; "
-                       f"concurrency {plan.concurrency}; output in {store.dir}")
+                       f"{f'on the Dask cluster {args.cluster}' if args.cluster else f'concurrency {plan.concurrency}'}; "
+                       f"output in {store.dir}")
         t0 = time.monotonic()
         try:
             interrupted = asyncio.run(run_with_signals(runner))
         except KeyboardInterrupt:
             interrupted = True
-        except PreflightFailed as failed:
-            store.event(failed.message())
+        except (PreflightFailed, ClusterError) as failed:
+            message = failed.message() if isinstance(failed, PreflightFailed) else str(failed)
+            store.event(message)
             store.close()
-            if not resumed and not records:
+            if not resumed and not runner.outcome.played and not records:
                 store.path(CONFIG).unlink(missing_ok=True)   # nothing was played: the --out DIR stays free
-            raise UsageError(failed.message()) from None
+            raise UsageError(message) from None
     if interrupted:
         runner.outcome.stopped = "interrupted"
         store.event(f"interrupted after {runner.outcome.played} games this run")

@@ -1,0 +1,233 @@
+"""Distributed runs on Dask: game pairs as tasks on the workers of a Dask cluster.
+
+The command that starts the run keeps everything that must not be shared: the run directory,
+config.json, records.jsonl, the statistics and --resume. Workers only play games:
+
+* Each game pair (the same opening twice, colours swapped) is one task. The task plays the games
+  of the pair that are not yet recorded, and sends each finished record back at once through a
+  Dask Queue; the submitting process appends it (fsync'ed, once: records are keyed by game id).
+  The task's result (the same records) is a second delivery, so a record is never lost.
+* A worker that dies mid-game makes the scheduler run the task again elsewhere; the task first
+  reads the run's set of recorded games (a Dask Variable the submitter keeps current) and skips
+  them, so the death costs only a replay of the game that was running.
+* Each worker limits its own games at once (so clocks are honest on that machine): a
+  process-wide semaphore of ``ISAAC_REFEREE_WORKER_GAMES`` slots (default max(1, cores - 1));
+  start workers with ``--nthreads`` equal to it.
+* Preflight runs on every worker (client.run), so a missing engine on one machine is found
+  before the first game.
+
+Dask is an extra (``pip install 'isaac-arena[cluster]'``), imported only here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from .engine_process import EngineSpec
+from .game_runner import GameSpec, play_game
+from .player import EnginePlayer
+from .preflight import PreflightFailed, preflight
+from .runner import EnginePool, Runner, RunOutcome
+from .schedule import ScheduledGame
+
+WORKER_GAMES_ENV = "ISAAC_REFEREE_WORKER_GAMES"
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used (Dask missing, scheduler unreachable); said in one line."""
+
+
+def _dask() -> Any:
+    """The distributed package (an extra), typed loosely: its API is used in a few plain calls."""
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError("--cluster needs Dask: pip install 'isaac-arena[cluster]'") from None
+    return distributed
+
+
+def worker_games() -> int:
+    """Games at once on this worker process: $ISAAC_REFEREE_WORKER_GAMES or max(1, cores - 1)."""
+    text = os.environ.get(WORKER_GAMES_ENV, "")
+    if text.strip():
+        try:
+            return max(1, int(text))
+        except ValueError:
+            pass
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+_SLOTS: threading.BoundedSemaphore | None = None
+_SLOTS_LOCK = threading.Lock()
+
+
+def _slots() -> threading.BoundedSemaphore:
+    global _SLOTS
+    with _SLOTS_LOCK:
+        if _SLOTS is None:
+            _SLOTS = threading.BoundedSemaphore(worker_games())
+        return _SLOTS
+
+
+# -- on the worker ---------------------------------------------------------------
+
+async def _play_games(engines: list[EngineSpec], games: list[tuple[GameSpec, str, str]],
+                      player_options: dict[str, Any], publish: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
+    pool = EnginePool(engines, lambda spec: EnginePlayer(spec, None, **player_options))
+    records = []
+    try:
+        for spec, dark_name, light_name in games:
+            dark, light = pool.acquire(dark_name), pool.acquire(light_name)
+            try:
+                record = (await play_game(spec, dark, light)).to_json()
+            finally:
+                await asyncio.shield(asyncio.gather(pool.release(dark), pool.release(light)))
+            publish(record)
+            records.append(record)
+    finally:
+        await pool.close()
+    return records
+
+
+def play_pair_task(run_key: str, engines: list[EngineSpec], games: list[tuple[GameSpec, str, str]],
+                   player_options: dict[str, Any]) -> list[dict[str, Any]]:
+    """A Dask task: play the games of one pair not yet recorded; each record also goes to the queue."""
+    dd = _dask()
+    try:
+        done = set(dd.Variable(f"{run_key}-done").get(timeout=30) or [])
+    except Exception:             # the submitter is gone or slow: play everything, duplicates are dropped
+        done = set()
+    todo = [g for g in games if g[0].game_id not in done]
+    if not todo:
+        return []
+    queue = dd.Queue(f"{run_key}-records")
+    with _slots():
+        return asyncio.run(_play_games(engines, todo, player_options, lambda record: queue.put(record)))
+
+
+async def preflight_on_worker(engines: list[EngineSpec], game_type: str, names: list[str],
+                              player_options: dict[str, Any]) -> list[str]:
+    """client.run target (runs on each worker's event loop): the preflight problems there."""
+    pool = EnginePool(engines, lambda spec: EnginePlayer(spec, None, **player_options))
+    try:
+        return await preflight(pool, game_type, names)
+    finally:
+        await pool.close()
+
+
+# -- on the submitting side ----------------------------------------------------------
+
+def pairs_of(games: list[ScheduledGame]) -> list[list[ScheduledGame]]:
+    """The pending games grouped by game pair (a game without a pair is a group of its own)."""
+    groups: dict[tuple[Any, ...], list[ScheduledGame]] = {}
+    for game in games:
+        key = (game.round, game.pair) if game.pair is not None else ("single", game.index)
+        groups.setdefault(key, []).append(game)
+    return list(groups.values())
+
+
+class ClusterRunner(Runner):
+    """A Runner whose games are played by Dask workers; appending and statistics stay here."""
+
+    def __init__(self, *args: Any, address: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.address = address
+        self._done: set[int] = {record["game_id"] for record in self.tracker.records}
+        self._wanted: set[int] = set()
+
+    async def run(self) -> RunOutcome:
+        """Play every pending game on the cluster; Ctrl-C cancels the remaining tasks."""
+        decision = self.tracker.sprt_decision()
+        if decision:
+            self.outcome.stopped = f"sprt {decision}"
+            return self.outcome
+        self._queue = self.pending()
+        self._wanted = {g.index for g in self._queue}
+        if not self._queue:
+            return self.outcome
+        body = asyncio.create_task(self._run_on_cluster())
+        self._workers = [body]
+        await asyncio.wait([body])
+        if self.interrupted:
+            self.outcome.stopped = "interrupted"
+        elif body.exception() is not None:
+            raise body.exception()    # type: ignore[misc]
+        return self.outcome
+
+    async def _run_on_cluster(self) -> None:
+        dd = _dask()
+        try:
+            client = await dd.Client(self.address, asynchronous=True, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"--cluster {self.address}: cannot reach the Dask scheduler ({exc})") from None
+        futures: list[Any] = []
+        try:
+            await self._cluster_preflight(client)
+            run_key = f"isaac-referee-{uuid.uuid4().hex}"
+            done_var = dd.Variable(f"{run_key}-done", client=client)
+            await done_var.set(sorted(self._done))
+            records = dd.Queue(f"{run_key}-records", client=client)
+            player_options = dict(self.plan.player_options)
+            for group in pairs_of(self._queue):
+                games = [(self.plan.game_spec(g), g.dark, g.light) for g in group]
+                futures.append(client.submit(play_pair_task, run_key, self.plan.engines, games, player_options,
+                                             key=f"{run_key}-game-{group[0].index}", pure=False))
+            self.store.event(f"cluster {self.address}: {len(futures)} game pairs submitted")
+            drain = asyncio.create_task(self._drain(records, done_var))
+            try:
+                async for future in dd.as_completed(futures):
+                    for record in await future:
+                        await self._accept(record, done_var)
+                    if self._stopping:
+                        break
+            finally:
+                drain.cancel()
+                await asyncio.gather(drain, return_exceptions=True)
+        finally:
+            await asyncio.shield(self._close_client(client, futures))
+
+    async def _close_client(self, client: Any, futures: list[Any]) -> None:
+        pending = [f for f in futures if not f.done()]
+        try:
+            if pending:
+                await client.cancel(pending)
+        finally:
+            await client.close()
+
+    async def _cluster_preflight(self, client: Any) -> None:
+        if not self.plan.preflight:
+            return
+        names = [spec.name for spec in self.plan.engines if any(spec.name in (g.dark, g.light) for g in self._queue)]
+        found = await client.run(preflight_on_worker, self.plan.engines, self.plan.game_type, names,
+                                 dict(self.plan.player_options))
+        if not found:
+            raise ClusterError(f"--cluster {self.address}: the scheduler has no workers")
+        problems = [f"on worker {worker}: {problem}" for worker, listed in sorted(found.items())
+                    for problem in listed]
+        if problems:
+            raise PreflightFailed(problems)
+        self.store.event(f"preflight: {len(names)} engines ready on {len(found)} workers")
+
+    async def _drain(self, records: Any, done_var: Any) -> None:
+        """Records as the workers finish them (before their pair ends)."""
+        while True:
+            record = await records.get()
+            await self._accept(record, done_var)
+
+    async def _accept(self, record: dict[str, Any], done_var: Any) -> None:
+        """Append a record once (by game id), count it, tell the workers it is done."""
+        game_id = record.get("game_id")
+        if not isinstance(game_id, int) or game_id in self._done or game_id not in self._wanted or self.interrupted:
+            return
+        self._done.add(game_id)
+        await self._append(record)
+        await done_var.set(sorted(self._done))
