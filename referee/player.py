@@ -251,21 +251,25 @@ class EnginePlayer:
                              overrun_ms=overrun, elapsed_ms=elapsed, move=move)
 
     async def _overtime(self, reading: _MoveReader, allowed: int) -> tuple[str, dict[str, Any] | None, int]:
-        """Past the deadline: `stop`, a grace for the move, then `isready` to tell slow from hung."""
-        await self._send("stop", "being stopped")
+        """Past the deadline the move is lost; one short window (stop_grace) tells slow from hung.
+
+        `stop` and `isready` go out together: a bestmove in the window gives the exact overrun
+        (time forfeit), `readyok` without a move is an engine that ignored `stop` (time forfeit),
+        silence is a stall. The game never waits longer than the deadline plus that one window."""
+        await self._send("stop", "being stopped", then="isready")
         grace_end = time.monotonic() + self.stop_grace
         while reading.move is None:
             line = await self._read(max(0.0, grace_end - time.monotonic()))
             if line is None:
+                raise self._failure(Termination.STALL, f"ran out of time and did not answer 'stop' or 'isready' "
+                                    f"within {self.stop_grace:g} s (silent for "
+                                    f"{time.monotonic() - reading.t0:.1f} s since go)")
+            if line.kind == LineKind.TEXT and line.text.strip() == "readyok":
                 break
             await reading.take(line, "being stopped")
         if reading.move is not None:
             raise self._time_forfeit(reading.elapsed_ms, allowed, reading.move)
-        elapsed = int(round((time.monotonic() - reading.t0) * 1000))
-        await self._probe(reading, after_stop=True)
-        if reading.move is not None:
-            raise self._time_forfeit(reading.elapsed_ms, allowed, reading.move)
-        raise self._time_forfeit(elapsed, allowed, None)
+        raise self._time_forfeit(int(round((time.monotonic() - reading.t0) * 1000)), allowed, None)
 
     async def _probe(self, reading: _MoveReader, after_stop: bool = False) -> None:
         """`isready` to a silent engine: readyok means alive (keep waiting), silence means stall.
@@ -286,8 +290,12 @@ class EnginePlayer:
                 return
 
     async def quit(self) -> None:
-        """`quit`, then SIGTERM, then SIGKILL to the engine's whole process group; everything reaped."""
-        await self.client.shutdown(self.quit_grace, self.term_grace)
+        """`quit`, then SIGTERM, then SIGKILL to the engine's whole process group; everything reaped.
+        A stalled engine is hung: no `quit` grace, a short SIGTERM grace, so the next game need not wait."""
+        if self.failed is not None and self.failed.termination == Termination.STALL:
+            await self.client.shutdown(0.0, min(self.term_grace, 0.2))
+        else:
+            await self.client.shutdown(self.quit_grace, self.term_grace)
 
 
 class _MoveReader:
