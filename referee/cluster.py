@@ -156,7 +156,10 @@ class ClusterRunner(Runner):
             return self.outcome
         body = asyncio.create_task(self._run_on_cluster())
         self._workers = [body]
-        await asyncio.wait([body])
+        try:
+            await asyncio.wait([body])
+        finally:
+            await asyncio.shield(asyncio.to_thread(self.report.close))   # the live report.html
         if self.interrupted:
             self.outcome.stopped = "interrupted"
         elif body.exception() is not None:

@@ -57,6 +57,7 @@ def test_a_local_cluster_plays_the_same_games_as_the_local_runner(tmp_path, env,
                                   dashboard_address=None) as cluster:
         remote = run(base + ["--out", str(tmp_path / "cluster"), "--cluster", cluster.scheduler_address], capsys)
     assert comparable(remote) == comparable(local)
+    assert (tmp_path / "cluster" / "report.html").is_file()
     by_id = {r["game_id"]: r["moves"] for r in records_of(tmp_path / "local")}
     assert {r["game_id"]: r["moves"] and [m["move"] for m in r["moves"]] for r in records_of(tmp_path / "cluster")} \
         == {k: [m["move"] for m in v] for k, v in by_id.items()}
