@@ -32,6 +32,7 @@ from .engine_process import EngineSpec
 from .game_runner import GameSpec, play_game
 from .player import EnginePlayer
 from .preflight import PreflightFailed, preflight
+from .record import GameRecord
 from .runner import EnginePool, Runner, RunOutcome
 from .schedule import ScheduledGame
 
@@ -232,5 +233,5 @@ class ClusterRunner(Runner):
         if not isinstance(game_id, int) or game_id in self._done or game_id not in self._wanted or self.interrupted:
             return
         self._done.add(game_id)
-        await self._append(record)
+        await self._append(GameRecord.from_json(record))
         await done_var.set(sorted(self._done))

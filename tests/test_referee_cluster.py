@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.record import GameRecord
 from referee.stats import engine_totals
 
 distributed = pytest.importorskip("distributed")
@@ -129,7 +130,8 @@ def test_a_worker_killed_mid_game_costs_only_a_replay(tmp_path, env, capsys):
         assert sorted(ids) == list(range(12)) and len(ids) == len(set(ids)) == 12
         assert all(r["termination"] == "normal" for r in records)
         names = ["a", "b", "c"]
-        assert summary["engines"] == [engine_totals(records, names)[n].to_json() for n in names]
+        games = [GameRecord.from_json(r) for r in records]
+        assert summary["engines"] == [engine_totals(games, names)[n].to_json() for n in names]
         assert summary["games_recorded"] == 12 and summary["complete"]
     finally:
         for proc in reversed(procs):
