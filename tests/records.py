@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from referee.record import GameRecord
+from referee.terminations import Termination
 
 
 def make_record(dark: str, light: str, result: str, *, termination: str = "normal", pair: int | None = None,
                 round_: int | None = 1, game_id: int = 0) -> GameRecord:
     return GameRecord(game_id=game_id, game_type="isaac", rules_version="1", start_position="", opening=[],
                       dark={"name": dark}, light={"name": light}, time_control={}, moves=[], result=result,
-                      termination=termination, reason="", final_scores=[], final_position="",  # type: ignore[arg-type]
+                      termination=Termination(termination), reason="", final_scores=[], final_position="",
                       pair=pair, round=round_)
 
 

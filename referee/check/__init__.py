@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import protocol
 
@@ -38,6 +39,6 @@ async def check_engine(cmd: list[str], *, cwd: str | None = None, options: dict[
     return await checker.run()
 
 
-def run_check(cmd: list[str], **kw: object) -> CheckReport:
+def run_check(cmd: list[str], **kw: Any) -> CheckReport:
     """`isaac-referee check <engine command>`: run every check and return the report (.ok, .render())."""
-    return asyncio.run(check_engine(cmd, **kw))  # type: ignore[arg-type]
+    return asyncio.run(check_engine(cmd, **kw))

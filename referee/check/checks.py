@@ -11,6 +11,7 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 import protocol
 from protocol.errors import ArenaError
@@ -184,12 +185,12 @@ class Checker:
                       lambda: self.go_expect(game_type, PositionCommand(forced).format(), "pass"))
         for depth in range(1, self.perft_depth + 1):
             await run(f"{game_type}: go perft {depth} (start)",
-                      lambda d=depth: self.perft(game_type, "position startpos", start, d), RECOMMENDED)  # type: ignore[misc]
+                      partial(self.perft, game_type, "position startpos", start, depth), RECOMMENDED)
         await run(f"{game_type}: go perft 1 (mid-game)", lambda: self.perft(game_type, mid_cmd, mid_game, 1),
                   RECOMMENDED)
         for depth in range(1, self.perft_depth + 1):
             await run(f"{game_type}: go perft {depth} (late)",
-                      lambda d=depth: self.perft(game_type, late_cmd, late_game, d), RECOMMENDED)  # type: ignore[misc]
+                      partial(self.perft, game_type, late_cmd, late_game, depth), RECOMMENDED)
         await run(f"{game_type}: moves", lambda: self.moves(game_type, mid_cmd, mid_game), RECOMMENDED)
         await run(f"{game_type}: d", lambda: self.display(game_type, mid_cmd), RECOMMENDED)
         await run(f"{game_type}: state", lambda: self.state(game_type, mid_cmd, mid_game), RECOMMENDED)
@@ -388,8 +389,7 @@ class Checker:
         twice = illegal_repeat(game_type)
         for label, text in BAD_INPUT:
             line = f"position startpos moves {twice} {twice}" if text is None else text
-            await self.run_one(f"bad input: {label}", lambda t=line: self.one_error(game_type, t),  # type: ignore[misc]
-                               RECOMMENDED)
+            await self.run_one(f"bad input: {label}", partial(self.one_error, game_type, line), RECOMMENDED)
         await self.run_one("rejected position keeps the previous one", lambda: self.keeps_position(game_type),
                            RECOMMENDED)
 
