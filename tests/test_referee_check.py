@@ -202,7 +202,7 @@ def test_malformed_option_line_costs_the_option_in_player_and_check_alike():
             await player.quit()
 
     assert asyncio.run(start_player()) == ["seed", "uci_variant"]
-    report = check("malformed_option", games=("hari",))
+    report = check("malformed_option", games=("isaac",), perft_depth=1)
     assert report.ok and by_name(report)["start-up"].detail.endswith("2 options")
     bad = by_name(report)["output well-formed"]
     assert (bad.status, bad.tier) == (Status.FAIL, Tier.RECOMMENDED)
