@@ -55,21 +55,52 @@ class ReplayGame:
     plies: list[list[int]]
     opening_plies: int = 0
     error: str | None = None
-    extra: dict[str, object] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """Per move: what the record says about it (time, depth, score, PV), shown beside the move."""
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"id": self.id, "title": self.title, "moves": self.moves,
                                   "plies": self.plies, "opening": self.opening_plies}
+        if any(self.notes):
+            out["notes"] = self.notes[:len(self.moves)]
         if self.error:
             out["error"] = self.error
         return out
 
 
+def move_note(move: object) -> str:
+    """'97 ms, depth 4, score 52 cp, pv a9c9 j0j2' from a record's move entry (SPEC 10.4)."""
+    if not isinstance(move, dict):
+        return ""
+    parts = [f"{move['ms']} ms"] if isinstance(move.get("ms"), int) else []
+    info = move.get("info")
+    if isinstance(info, dict):
+        if info.get("depth") is not None:
+            parts.append(f"depth {info['depth']}")
+        if info.get("score_cp") is not None:
+            parts.append(f"score {info['score_cp']} cp")
+        if info.get("score_mate") is not None:
+            parts.append(f"mate {info['score_mate']}")
+        pv = info.get("pv")
+        if isinstance(pv, list) and len(pv) > 1:
+            parts.append("pv " + " ".join(str(m) for m in pv[:8]))
+    return ", ".join(parts)
+
+
+def record_moves(record: dict[str, object]) -> tuple[list[str], list[str], int]:
+    """(moves, notes, opening plies) of a game record: the opening first, then the engines' moves."""
+    opening = [str(m) for m in _list(record.get("opening"))]
+    played = _list(record.get("moves"))
+    moves = opening + [str(_dict(m).get("move", "")) for m in played]
+    notes = ["book"] * len(opening) + [move_note(m) for m in played]
+    return moves, notes, len(opening)
+
+
 def replay(table: PartTable, game_id: str, title: str, start_position: str, moves: list[str], *,
            opening_plies: int = 0, orientation: int = DARK, size: int | None = None,
-           players: tuple[str, str] | None = None) -> ReplayGame:
+           players: tuple[str, str] | None = None, notes: list[str] | None = None) -> ReplayGame:
     """Play `moves` from `start_position`, drawing every ply; stops at the first bad move, naming it."""
-    out = ReplayGame(game_id, title, [], [], opening_plies)
+    out = ReplayGame(game_id, title, [], [], opening_plies, notes=list(notes or []))
     try:
         game = game_from_position(start_position)
     except ArenaError as exc:
@@ -140,7 +171,8 @@ load().then(function(data){
   let cur=null, ply=0, timer=null;
   function show(){
     board.innerHTML=cur.plies[ply].map(i=>parts[i]).join('');
-    info.textContent='ply '+ply+' / '+(cur.plies.length-1);
+    const note=ply>0&&cur.notes?cur.notes[ply-1]:'';
+    info.textContent='ply '+ply+' / '+(cur.plies.length-1)+(note?' \u00b7 '+note:'');
     list.querySelectorAll('li').forEach(li=>li.classList.toggle('cur',Number(li.dataset.ply)===ply));
     const li=list.querySelector('li.cur'); if(li) li.scrollIntoView({block:'nearest'});
     board.dataset.ply=String(ply);
@@ -159,7 +191,7 @@ load().then(function(data){
     $('verr').textContent=g.error||'';
     list.innerHTML='';
     g.moves.forEach((m,i)=>{const li=document.createElement('li');li.textContent=m;li.dataset.ply=String(i+1);
-      if(i<(g.opening||0)) li.className='op'; li.onclick=()=>{stop();go(i+1);}; list.appendChild(li);});
+      if(i<(g.opening||0)) li.className='op'; if(g.notes&&g.notes[i]) li.title=g.notes[i]; li.onclick=()=>{stop();go(i+1);}; list.appendChild(li);});
     document.querySelectorAll('tr[data-game]').forEach(tr=>tr.classList.toggle('sel',tr.dataset.game===String(id)));
     board.dataset.game=String(id);
     show(); return true;
@@ -215,12 +247,11 @@ def game_page(record: dict[str, object], *, orientation: int = DARK, size: int |
     """The HTML page of one game record (SPEC 10.4): its header and the replay."""
     table = PartTable()
     dark, light = _name(record.get("dark")), _name(record.get("light"))
-    opening = [str(m) for m in _list(record.get("opening"))]
-    moves = [str(_dict(m).get("move", "")) for m in _list(record.get("moves"))]
+    moves, notes, opening = record_moves(record)
     gid = str(record.get("game_id", "?"))
     game = replay(table, gid, f"Game {gid}: {dark} (Dark) vs {light} (Light)",
-                  str(record.get("start_position", "")), opening + moves, opening_plies=len(opening),
-                  orientation=orientation, size=size, players=(dark, light))
+                  str(record.get("start_position", "")), moves, opening_plies=opening,
+                  orientation=orientation, size=size, players=(dark, light), notes=notes)
     head = (f"<h1>{_esc(game.title)}</h1><p>{_esc(str(record.get('game_type', '')).upper())} "
             f"&middot; result <b>{_esc(str(record.get('result', '')))}</b> "
             f"({_esc(str(record.get('termination', '')))}: {_esc(str(record.get('reason', '')))})</p>")

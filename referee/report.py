@@ -25,7 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from protocol.svg_replay import PartTable, ReplayGame, page_html, replay
+from protocol.svg_replay import PartTable, ReplayGame, page_html, record_moves, replay
 
 from .ratings import crosstable
 from .record import GameRecord
@@ -39,6 +39,10 @@ REASON_CHARS = 140
 
 def _esc(value: object) -> str:
     return html.escape(str(value), quote=True)
+
+
+def _elo(x: object) -> str:
+    return f"{x:+.1f}" if isinstance(x, (int, float)) else "-"
 
 
 def _pts(x: float) -> str:
@@ -77,12 +81,11 @@ class ReportBuilder:
         if gid in self.games:
             return
         dark, light = str(record["dark"]["name"]), str(record["light"]["name"])
-        opening = [str(m) for m in record.get("opening") or []]
-        moves = [str(m["move"]) for m in record.get("moves") or []]
+        moves, notes, opening = record_moves(record)
         self.games[gid] = replay(self.table, gid, f"Game {gid}: {dark} (Dark) vs {light} (Light), "
                                  f"{record.get('result')} {record.get('termination')}",
-                                 str(record.get("start_position", "")), opening + moves,
-                                 opening_plies=len(opening), players=(dark, light))
+                                 str(record.get("start_position", "")), moves,
+                                 opening_plies=opening, players=(dark, light), notes=notes)
         self.records.append(record)
         typed = _scored(record)
         if typed is not None:
@@ -93,7 +96,7 @@ class ReportBuilder:
 
     def html(self) -> str:
         body = [f"<h1>{_esc(self.title)}</h1>", self._overview(), self._standings(), self._crosstable(),
-                self._terminations(), self._games()]
+                self._terminations(), self._engines(), self._games()]
         ordered = [self.games[str(r["game_id"])] for r in self._sorted()]
         return page_html(self.title, "\n".join(body), self.table, ordered, compress=True)
 
@@ -137,7 +140,7 @@ class ReportBuilder:
         ratings = self.meta.get("ratings")
         if isinstance(ratings, dict) and isinstance(ratings.get("engines"), list):
             out.append('<p class="muted">Ratings (from summary.json): ' + ", ".join(
-                f"{_esc(e.get('name'))} {e.get('elo')}" for e in ratings["engines"]
+                f"{_esc(e.get('name'))} {_elo(e.get('elo'))}" for e in ratings["engines"]
                 if isinstance(e, dict)) + "</p>")
         return "".join(out)
 
@@ -163,6 +166,25 @@ class ReportBuilder:
         out = ['<h2>Terminations</h2><table id="terminations"><tr><th class="l">termination</th>'
                "<th>games</th></tr>"]
         out += [f'<tr><td class="l">{_esc(k)}</td><td>{v}</td></tr>' for k, v in counts.items()]
+        out.append("</table>")
+        return "".join(out)
+
+    def _engines(self) -> str:
+        engines = self.meta.get("engines")
+        if not isinstance(engines, list) or not engines:
+            return ""
+        out = ['<h2>Engines</h2><table id="engines"><tr><th class="l">engine</th><th class="l">command</th>'
+               '<th class="l">options</th><th class="l">time control</th></tr>']
+        for e in engines:
+            if not isinstance(e, dict):
+                continue
+            cmd = e.get("cmd")
+            command = " ".join(map(str, cmd)) if isinstance(cmd, list) else str(cmd or "")
+            options = e.get("options") if isinstance(e.get("options"), dict) else {}
+            assert isinstance(options, dict)
+            opts = " ".join(f"{k}={v}" for k, v in sorted(options.items())) or "-"
+            out.append(f'<tr><td class="l">{_esc(e.get("name", "?"))}</td><td class="l">{_esc(command)}</td>'
+                       f'<td class="l">{_esc(opts)}</td><td class="l">{_esc(e.get("tc") or "-")}</td></tr>')
         out.append("</table>")
         return "".join(out)
 
@@ -203,7 +225,7 @@ def builder_for(run_dir: Path, with_summary: bool = True) -> ReportBuilder:
     identity = config.get("identity") if isinstance(config.get("identity"), dict) else config
     assert isinstance(identity, dict)
     names = [str(e["name"]) for e in identity.get("engines", []) if isinstance(e, dict) and "name" in e]
-    meta: dict[str, Any] = {}
+    meta: dict[str, Any] = {"engines": [e for e in identity.get("engines", []) if isinstance(e, dict)]}
     if identity.get("command"):
         meta["run"] = identity["command"]
     if "games_planned" in summary:

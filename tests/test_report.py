@@ -100,6 +100,7 @@ def _check_game(data: dict, game: dict, record: dict) -> None:
     moves = list(record["opening"]) + [m["move"] for m in record["moves"]]
     assert "error" not in game
     assert game["moves"] == moves
+    assert len(game["notes"]) == len(moves) and all(" ms" in note for note in game["notes"])
     assert len(game["plies"]) == len(moves) + 1            # the start and every ply
     for ids in game["plies"]:
         svg = "".join(parts[i] for i in ids)
@@ -127,7 +128,7 @@ def test_report_command_rebuilds_every_game_with_every_ply(run_dir: Path,
     page, data = _page(run_dir / REPORT)
     records = _records(run_dir)
     ids = [str(r["game_id"]) for r in records]
-    assert {"standings", "crosstable", "terminations", "games"} <= set(page.tables)
+    assert {"standings", "crosstable", "terminations", "engines", "games"} <= set(page.tables)
     assert sorted(page.rows) == sorted(ids) and sorted(page.links) == sorted(ids)
     assert page.network == []
     games = {g["id"]: g for g in data["games"]}
