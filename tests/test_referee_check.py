@@ -207,3 +207,12 @@ def test_malformed_option_line_costs_the_option_in_player_and_check_alike():
     bad = by_name(report)["output well-formed"]
     assert (bad.status, bad.tier) == (Status.FAIL, Tier.RECOMMENDED)
     assert bad.detail.startswith("1 malformed line(s): option Threads: min") and "'one'" in bad.detail
+
+
+def test_wrong_gui_answers_fail_the_recommended_tier_only():
+    report = check("wrong_gui_answers", games=("isaac",), perft_depth=1)
+    fails = failed(report)
+    assert fails["isaac: state"].startswith("position: 'isaac -/- ")
+    assert fails["isaac: steps"] == "1 completing options are not legal moves (e.g. z9z9)"
+    assert {r.tier for r in report.results if r.status == Status.FAIL} == {Tier.RECOMMENDED}
+    assert report.ok and not report.conforms
