@@ -59,7 +59,7 @@ def run_match(game: str, opponent: str, args: argparse.Namespace, out: Path) -> 
            "--openings", args.openings, "--seed", str(args.seed), "--concurrency", str(args.concurrency),
            "--out", str(out),
            "-engine", "name=search", f"cmd={sys.executable} -m engine", f"dir={REPO}", "option.Strategy=search",
-           *engine_args(opponent, args.prev), "-each", f"tc=st={args.movetime / 1000:g}"]
+           *engine_args(opponent, args.prev), "-each", f"tc=st={args.movetime / 1000:g} margin={args.margin}"]
     env = dict(os.environ, PYTHONPATH=str(REPO))
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0 or not (out / "summary.json").is_file():
@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openings", default="book")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--margin", type=int, default=0,
+                        help="ms past movetime before a time forfeit (0: none; on a loaded machine a margin "
+                             "separates strength from stalls, whose forfeits are then counted apart)")
     parser.add_argument("--out", default=None, help="directory for the runs (default: a temporary one)")
     args = parser.parse_args(argv)
     games = GAMES if args.game == "all" else (args.game,)
@@ -84,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     if "prev" in opponents and not Path(args.prev, "engine").is_dir():
         sys.exit(f"--prev {args.prev}: no checkout there (git worktree add {args.prev} ffbb6c3)")
     root = Path(args.out or tempfile.mkdtemp(prefix="strength-"))
-    print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games each, {args.movetime} ms a move, "
+    print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games each, {args.movetime} ms a move "
+          f"(margin {args.margin} ms), "
           f"openings {args.openings}, concurrency {args.concurrency}; runs in {root}")
     print(f"{'game':12s} {'opponent':10s} {'score':>6s}  {'95% interval':15s} pentanomial [0,1/2,1,3/2,2]  forfeits")
     for game in games:
