@@ -9,9 +9,10 @@ A sparring partner that actually plays the games (SPEC.md 9.7 quotes these rules
   then snugly (fewest free neighbours).
 - HARI: every playable length, placed on one of its snuggest spots, or one own
   piece slid to make room when that lets a scarce length in; each candidate is
-  judged by (value on the board + value of the hand that still fits) for us minus
-  the same for the opponent, after the move. Shorter pieces given up count
-  against a play; a discard is a last resort.
+  judged after the move by a race of both hands for the space left (each side in
+  turn puts its next piece on its snuggest spot; engine/search/hari_eval.py):
+  our board value minus the opponent's at its end. Shorter pieces given up count
+  against a play by themselves (they drop out of the race); a discard is a last resort.
 - ISAAC: placement: among the best placements by the line guess, the one whose
   position evaluates best for us (value placed, pieces, potential); scoring: the
   removal after which the scoring evaluation is best for us.
@@ -73,16 +74,9 @@ def _stopped(stop: threading.Event | None, count: int) -> bool:
 
 # -- HARI ------------------------------------------------------------------------
 
-def hari_side_value(game: Any, color: int, empty: int) -> float:
-    """Value on the board plus the value of the playable hand that still fits, packed in order."""
-    from engine.search.space import pack_value
-
-    lengths = [n for n in game.playable_lengths(color) for _ in range(game.hand(color)[n])]
-    return float(game.board_value(color) + pack_value(empty, lengths)[0])
-
-
 def _hari(game: Any, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Any]]:
     from engine.search import hari_search
+    from engine.search.hari_eval import contest_margin
     from engine.search.space import NEIGHBOURS
 
     base = next(game.slide_sets(), None)
@@ -109,9 +103,7 @@ def _hari(game: Any, rng: random.Random, stop: threading.Event | None) -> list[t
             break
         game.push(move)
         try:
-            after = next(game.slide_sets(), None)
-            empty_after = after.empty if after is not None else base.empty
-            value = hari_side_value(game, me, empty_after) - hari_side_value(game, 1 - me, empty_after)
+            value = float(contest_margin(game, me))
         finally:
             game.pop()
         scored.append((value + 0.01 * rng.random(), move))
