@@ -38,7 +38,7 @@ from .runs import RunError, find_runs, records_signature, replay, run_summary
 from .table import Table, TableError
 
 STATIC = Path(__file__).parent / "static"
-FOLLOW_INTERVAL = 1.0
+FOLLOW_INTERVAL = 0.5
 """Seconds between two looks at a followed run directory."""
 MAX_MESSAGE = 16 * 1024
 

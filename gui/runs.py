@@ -14,6 +14,7 @@ from typing import Any
 
 from protocol import game_from_position
 from protocol.errors import ArenaError
+from referee.live import LIVE
 from referee.record import GameRecord
 from referee.stats import standings
 from referee.store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file, unique_by_game
@@ -49,9 +50,9 @@ def find_runs(roots: list[Path]) -> dict[str, Path]:
 
 
 def records_signature(path: Path) -> tuple[int, float]:
-    """(size, mtime) of a run's records and summary: changes whenever a game is recorded."""
+    """(size, mtime) of a run's records, summary and live games: changes with every move seen."""
     size, mtime = 0, 0.0
-    for name in (RECORDS, SUMMARY):
+    for name in (RECORDS, SUMMARY, LIVE):
         file = path / name
         if file.exists():
             stat = file.stat()
@@ -96,9 +97,32 @@ def run_summary(name: str, path: Path) -> dict[str, Any]:
             latest = {"game_id": records[-1]["game_id"], "svg": board_svg_text(records[-1]["final_position"])}
         except ArenaError:
             latest = None
-    return {"t": "run", "name": name, "game_type": identity.get("game") or (records[0]["game_type"] if records else None),
+    return {"t": "run", "name": name, "live": live_games(path), "game_type": identity.get("game") or (records[0]["game_type"] if records else None),
             "mode": identity.get("command"), "finished": (path / SUMMARY).exists(),
             "standings": table, "games": games, "latest": latest}
+
+
+MAX_LIVE_BOARDS = 4
+
+
+def live_games(path: Path) -> list[dict[str, Any]]:
+    """The games in progress (from the referee's live.json), each with its board drawn."""
+    try:
+        data = json.loads((path / LIVE).read_text(encoding="utf-8"))
+        games = [g for g in data.get("games", []) if isinstance(g, dict)]
+    except (OSError, ValueError, AttributeError):
+        return []
+    out = []
+    for game in games[:MAX_LIVE_BOARDS]:
+        try:
+            moves = [str(m) for m in game.get("moves", [])]
+            svg = board_svg_text(str(game["position"]), last_move=moves[-1] if moves else None)
+        except (KeyError, ArenaError):
+            continue
+        out.append({"game_id": game.get("game_id"), "dark": game.get("dark"), "light": game.get("light"),
+                    "plies": len(moves), "last_move": moves[-1] if moves else None,
+                    "position": game["position"], "svg": svg})
+    return out
 
 
 def replay(path: Path, game_id: object) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from .engine_process import EngineSpec
 from .game_runner import GameSpec, play_game
+from .live import LiveGames
 from .openings import OpeningBook
 from .player import EnginePlayer
 from .progress import Progress
@@ -175,6 +176,7 @@ class Runner:
         self._stopping = False
         self.interrupted = False
         self.report = LiveReport(store.dir, tracker.records, store.event)
+        self.live = LiveGames(store.dir)
 
     def _make_player(self, spec: EngineSpec) -> EnginePlayer:
         return EnginePlayer(spec, self.io_log, **self.plan.player_options)
@@ -206,6 +208,7 @@ class Runner:
         finally:
             await self.pool.close()
             await asyncio.shield(asyncio.to_thread(self.report.close))
+            self.live.close()
         if self.interrupted:
             self.outcome.stopped = "interrupted"
         for task in self._workers:
@@ -278,12 +281,15 @@ class Runner:
         dark = self.pool.acquire(scheduled.dark)
         light = self.pool.acquire(scheduled.light)
         self.progress.game_started()
+        self.live.started(spec.game_id, dark.name, light.name, spec)
         try:
-            record = await play_game(spec, dark, light)
+            record = await play_game(spec, dark, light,
+                                     on_move=lambda move, position: self.live.moved(spec.game_id, move, position))
         except BaseException:
             self.progress.game_abandoned()
             raise
         finally:
+            self.live.finished(spec.game_id)
             await asyncio.shield(asyncio.gather(self.pool.release(dark), self.pool.release(light)))
         return record
 

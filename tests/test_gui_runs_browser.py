@@ -89,5 +89,15 @@ def test_gui_replays_the_run_from_its_records(browser, run_dir):  # noqa: F811
         shown = sorted(e.get_attribute("data-segment") for e in board.find_elements("css selector", "[data-segment]"))
         assert shown == _segments(record["final_position"])
         assert record["result"] in browser.find_element("id", "replay-info").text
+        # following the run: a game in progress (the referee's live.json) is shown as it goes
+        browser.find_element("id", "follow").click()
+        position = records[0]["final_position"]
+        (run_dir / "live.json").write_text(json.dumps({"games": [
+            {"game_id": 7, "dark": "r2", "light": "r1", "moves": [m["move"] for m in records[0]["moves"]],
+             "position": position}]}))
+        _wait(lambda: board.get_attribute("data-live") == "7", "the live game")
+        assert "live: game 8" in browser.find_element("id", "replay-info").text
+        assert browser.find_element("id", "replay-position").text == position
     finally:
+        (run_dir / "live.json").unlink(missing_ok=True)
         server.stop()

@@ -200,6 +200,14 @@ def test_replay_and_follow_a_run(tmp_path):
             fh.write(json.dumps(_record(1, 2)) + "\n")
         summary = client.expect("run", timeout=10)
         assert [g["game_id"] for g in summary["games"]] == [0, 1]
+        assert summary["live"] == []
+        playing = new_game("hari")
+        playing.play("c3c7")
+        (run / "live.json").write_text(json.dumps({"games": [
+            {"game_id": 2, "dark": "beta", "light": "alpha", "moves": ["c3c7"], "position": playing.position()}]}))
+        [live] = client.expect("run", timeout=10)["live"]
+        assert (live["game_id"], live["plies"], live["position"]) == (2, 1, playing.position())
+        assert 'data-segment="c3c7"' in live["svg"]
         assert sum(row["games"] for row in summary["standings"]) == 4
         client.close()
     finally:

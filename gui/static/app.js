@@ -359,6 +359,19 @@ function onRun(m) {
     tr.onclick = () => send({t: "replay", name: m.name, game_id: g.game_id});
   }
   const following = $("follow").checked;
+  if (following && m.live && m.live.length) {   // a game in progress: its board, move by move
+    const g = m.live[0];
+    ui.replay = null;
+    const board = $("replay-board");
+    board.innerHTML = g.svg;
+    board.dataset.live = String(g.game_id);
+    board.dataset.ply = String(g.plies);
+    $("replay-info").textContent = `live: game ${g.game_id + 1}, ${g.dark} vs ${g.light}, ply ${g.plies}` +
+      (g.last_move ? ` (${g.last_move})` : "") + (m.live.length > 1 ? `; ${m.live.length} games running` : "");
+    $("replay-position").textContent = g.position;
+    return;
+  }
+  $("replay-board").dataset.live = "";
   if (m.latest && (following || !ui.replay)) {
     if (following && m.games.length) send({t: "replay", name: m.name, game_id: m.latest.game_id, last: true});
     else $("replay-board").innerHTML = m.latest.svg;

@@ -1,0 +1,92 @@
+"""`live.json` in a run directory: the games being played right now, for viewers (isaac-gui).
+
+Records are written only when a game ends; a viewer following a run also wants the board of the
+game in progress. After each move the runner tells LiveGames the new position, and the file is
+rewritten (temporary file, then rename, so a reader never sees half of it), at most every
+`interval` seconds with the last state always written. It is a view, not data: no fsync, and a
+failed write is ignored. A finished game leaves the file; the file holds `{"games": []}` at the end.
+
+    {"games": [{"game_id": 3, "dark": "A", "light": "B", "start_position": "...",
+                "moves": ["c3c7", ...], "position": "...", "updated": 1795433422.8}]}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from protocol import new_game
+
+from .game_runner import GameSpec, setup_position
+
+LIVE = "live.json"
+
+
+class LiveGames:
+    """The running games of one run and the throttled writer of their file."""
+
+    def __init__(self, directory: Path, interval: float = 0.2):
+        self.path = Path(directory) / LIVE
+        self.interval = interval
+        self.games: dict[int, dict[str, Any]] = {}
+        self._last_write = 0.0
+        self._pending: asyncio.TimerHandle | None = None
+
+    def started(self, game_id: int, dark: str, light: str, spec: GameSpec) -> None:
+        """A game begins (its opening already played)."""
+        try:
+            game, opening = setup_position(spec)
+        except ValueError:
+            return   # a bad spec: play_game reports it
+        start = spec.start_position or new_game(spec.game_type).position()
+        self.games[game_id] = {"game_id": game_id, "dark": dark, "light": light, "start_position": start,
+                               "moves": opening, "position": game.position()}
+        self._changed()
+
+    def moved(self, game_id: int, move: str, position: str) -> None:
+        game = self.games.get(game_id)
+        if game is not None:
+            game["moves"].append(move)
+            game["position"] = position
+            self._changed()
+
+    def finished(self, game_id: int) -> None:
+        if self.games.pop(game_id, None) is not None:
+            self._changed()
+
+    def close(self) -> None:
+        """No game runs any more: write the empty file now."""
+        self.games.clear()
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        self._write()
+
+    def _changed(self) -> None:
+        wait = self._last_write + self.interval - time.monotonic()
+        if wait <= 0:
+            self._write()
+        elif self._pending is None:
+            try:
+                self._pending = asyncio.get_running_loop().call_later(wait, self._flush)
+            except RuntimeError:   # no event loop (a direct call): write now
+                self._write()
+
+    def _flush(self) -> None:
+        self._pending = None
+        self._write()
+
+    def _write(self) -> None:
+        self._last_write = time.monotonic()
+        now = time.time()
+        games = [{**game, "updated": now} for _, game in sorted(self.games.items())]
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps({"games": games}, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
