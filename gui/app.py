@@ -115,13 +115,13 @@ class Connection:
         if self.follow_task is not None:
             self.follow_task.cancel()
             self.follow_task = None
+        seen = records_signature(path)   # taken first: a change while the summary is built is not missed
         await self.send(run_summary(name, path))
         if follow:
-            self.follow_task = asyncio.create_task(self._follow(name, path))
+            self.follow_task = asyncio.create_task(self._follow(name, path, seen))
 
-    async def _follow(self, name: str, path: Path) -> None:
-        """Send the run again whenever its records change (a game finished, or the run ended)."""
-        seen = records_signature(path)
+    async def _follow(self, name: str, path: Path, seen: tuple[int, float]) -> None:
+        """Send the run again whenever its files change (a move in a live game, a game recorded)."""
         while True:
             await asyncio.sleep(FOLLOW_INTERVAL)
             now = records_signature(path)

@@ -151,6 +151,7 @@ def test_hari_game_by_clicking_with_slides(server, browser, tmp_path):  # noqa: 
     assert "Game over" in status and page.data("status", "result") in ("1-0", "0-1", "1/2-1/2")
     moves = [li.text for li in browser.find_elements("css selector", "#moves li")]
     assert any(">" in m for m in moves[0::2]), moves   # Dark (the person) slid
+    assert page.attr("think-pv", "textContent")      # the engine's PV was shown
     png = board_screenshot(page, tmp_path / "hari-end.png")
     assert png_colours(png) > 10
 

@@ -97,6 +97,25 @@ def test_engines_end_when_the_server_stops(server):
     assert wait_gone(engines) == set()
 
 
+def test_stop_makes_the_engine_move_now(server):
+    client = Client(server.ws_url)
+    client.send(t="new", game="foundations", dark="search", light="human", tc="nodes=100000000")  # minutes
+    thinking = client.expect("thinking")
+    assert thinking["engine"] == "search" and thinking["side"] == "d"
+    end = time.monotonic() + 1.5                # longer than a search without limits takes
+    while (left := end - time.monotonic()) > 0:
+        with contextlib.suppress(TimeoutError):
+            message = json.loads(client.ws.recv(timeout=left))
+            assert message["t"] == "thinking", message   # still thinking: no move yet
+    stopped = time.monotonic()
+    client.send(t="stop")
+    position = client.expect("position", where=lambda m: len(m["moves"]) == 1)
+    assert time.monotonic() - stopped < 5
+    assert position["state"]["turn"] == "l"
+    client.expect("steps")                      # the person's turn
+    client.close()
+
+
 def test_the_page_cannot_run_programs(server):
     client = Client(server.ws_url)
     assert set(client.hello["engines"]) == {"search", "greedy", "random"}
