@@ -79,7 +79,7 @@ class _Game:
         self.moves: list[MoveRecord] = []
         self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
         self.t0 = time.monotonic()
-        self.on_move: Callable[[str, str], None] | None = None
+        self.on_move: Callable[[str, protocol.Game], None] | None = None
 
     def position_command(self) -> str:
         played = self.opening + [m.move for m in self.moves]
@@ -125,7 +125,7 @@ class _Game:
         self.game.push(move)
         self.moves.append(MoveRecord(str(move), elapsed, info))
         if self.on_move is not None:
-            self.on_move(str(move), self.game.position())
+            self.on_move(str(move), self.game)
 
     def check_move(self, text: str) -> Move:
         """The canonical legal move for `text`, or an EngineFailure naming the fault."""
@@ -174,12 +174,12 @@ class _SideFailure(Exception):
 
 
 async def play_game(spec: GameSpec, dark: EnginePlayer, light: EnginePlayer,
-                    on_move: Callable[[str, str], None] | None = None) -> GameRecord:
+                    on_move: Callable[[str, protocol.Game], None] | None = None) -> GameRecord:
     """Play one game to its end. Never raises for engine misbehaviour (ValueError for a bad spec).
 
     A player that is not running is started here; a player that fails is quit/killed before
     this returns, and started again by the next play_game it takes part in. `on_move(move,
-    position)` is told each move played (for live viewers)."""
+    game)` is told each move played (for live viewers; the game is the runner's own: read only)."""
     state = _Game(spec, dark, light)
     state.on_move = on_move
     color = DARK

@@ -16,10 +16,11 @@ import asyncio
 import json
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from protocol import new_game
+from protocol import Game, new_game
 
 from .game_runner import GameSpec, setup_position
 
@@ -35,6 +36,8 @@ class LiveGames:
         self.games: dict[int, dict[str, Any]] = {}
         self._last_write = 0.0
         self._pending: asyncio.TimerHandle | None = None
+        self._writer: ThreadPoolExecutor | None = None
+        self._positions: dict[int, Game] = {}
 
     def started(self, game_id: int, dark: str, light: str, spec: GameSpec) -> None:
         """A game begins (its opening already played)."""
@@ -47,24 +50,30 @@ class LiveGames:
                                "moves": opening, "position": game.position()}
         self._changed()
 
-    def moved(self, game_id: int, move: str, position: str) -> None:
+    def moved(self, game_id: int, move: str, position: Game) -> None:
+        """A move was played; `position` is the running game, read only when the file is written
+        (a position string per move would cost the referee more than the whole hook)."""
         game = self.games.get(game_id)
         if game is not None:
             game["moves"].append(move)
-            game["position"] = position
+            self._positions[game_id] = position
             self._changed()
 
     def finished(self, game_id: int) -> None:
+        self._positions.pop(game_id, None)
         if self.games.pop(game_id, None) is not None:
             self._changed()
 
     def close(self) -> None:
-        """No game runs any more: write the empty file now."""
+        """No game runs any more: the writes waiting are done, then the empty file written now."""
         self.games.clear()
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
-        self._write()
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
+        self._write_file(json.dumps({"games": []}))
 
     def _changed(self) -> None:
         wait = self._last_write + self.interval - time.monotonic()
@@ -81,12 +90,28 @@ class LiveGames:
         self._write()
 
     def _write(self) -> None:
+        """Serialise now; the file is written by one worker thread, in order, off the event loop
+        (a slow disk must not delay the next `go`)."""
         self._last_write = time.monotonic()
         now = time.time()
-        games = [{**game, "updated": now} for _, game in sorted(self.games.items())]
+        for game_id, position in self._positions.items():
+            self.games[game_id]["position"] = position.position()
+        self._positions.clear()
+        games = [{**game, "moves": list(game["moves"]), "updated": now} for _, game in sorted(self.games.items())]
+        text = json.dumps({"games": games}, separators=(",", ":"))
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._write_file(text)
+            return
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-json")
+        loop.run_in_executor(self._writer, self._write_file, text)
+
+    def _write_file(self, text: str) -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            tmp.write_text(json.dumps({"games": games}, separators=(",", ":")), encoding="utf-8")
+            tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, self.path)
         except OSError:
             pass

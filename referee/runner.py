@@ -284,7 +284,7 @@ class Runner:
         self.live.started(spec.game_id, dark.name, light.name, spec)
         try:
             record = await play_game(spec, dark, light,
-                                     on_move=lambda move, position: self.live.moved(spec.game_id, move, position))
+                                     on_move=lambda move, game: self.live.moved(spec.game_id, move, game))
         except BaseException:
             self.progress.game_abandoned()
             raise

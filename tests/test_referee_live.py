@@ -30,7 +30,7 @@ def test_games_appear_move_and_leave(tmp_path):
     assert (game["game_id"], game["dark"], game["light"], game["moves"]) == (4, "A", "B", ["c3c7"])
     assert game["position"] == after_opening.position()
     after_opening.play("d4d8")
-    live.moved(4, "d4d8", after_opening.position())
+    live.moved(4, "d4d8", after_opening)
     assert _read(tmp_path)[0]["moves"] == ["c3c7", "d4d8"]
     assert _read(tmp_path)[0]["position"] == after_opening.position()
     live.finished(4)
@@ -40,13 +40,20 @@ def test_games_appear_move_and_leave(tmp_path):
 def test_writes_are_throttled_but_the_last_state_is_written(tmp_path):
     async def play() -> list[int]:
         live = LiveGames(tmp_path, interval=0.2)
-        live.started(0, "A", "B", _spec(0, []))
+        live.started(0, "A", "B", _spec(0, []))   # written at once, by the writer thread
+        for _ in range(200):
+            if (tmp_path / LIVE).exists():
+                break
+            await asyncio.sleep(0.01)
         seen = []
-        for ply in range(1, 6):
-            live.moved(0, f"m{ply}", f"p{ply}")
+        game = new_game("hari")
+        for move in ["a0c0", "d4d6", "e0e4", "f5f9", "a2a8"]:
+            game.play(move)
+            live.moved(0, move, game)
             seen.append(len(_read(tmp_path)[0]["moves"]))
         await asyncio.sleep(0.4)
         seen.append(len(_read(tmp_path)[0]["moves"]))
+        assert _read(tmp_path)[0]["position"] == game.position()
         live.close()
         return seen
 
