@@ -10,6 +10,8 @@ config.json, records.jsonl, the statistics and --resume. Workers only play games
 * A worker that dies mid-game makes the scheduler run the task again elsewhere; the task first
   reads the run's set of recorded games (a Dask Variable the submitter keeps current) and skips
   them, so the death costs only a replay of the game that was running.
+* Each worker thread keeps its engines running between the pairs of one run (one start per
+  engine, thread and run); at the end of the run the submitter has them killed (client.run).
 * Each worker limits its own games at once (so clocks are honest on that machine): a
   process-wide semaphore of ``ISAAC_REFEREE_WORKER_GAMES`` slots (default max(1, cores - 1));
   start workers with ``--nthreads`` equal to it.
@@ -81,21 +83,72 @@ def _slots() -> threading.BoundedSemaphore:
 
 # -- on the worker ---------------------------------------------------------------
 
-async def _play_games(engines: list[EngineSpec], games: list[tuple[GameSpec, str, str]],
-                      player_options: dict[str, Any], publish: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
-    pool = EnginePool(engines, lambda spec: EnginePlayer(spec, None, **player_options))
+class _ThreadState:
+    """One task thread's event loop and engine pool, kept between the tasks of one run.
+
+    Engine processes belong to the loop that started them, so each worker thread keeps its own
+    loop; keeping the pool too means an engine is started once per thread and run, not once per
+    pair (start-up is most of a short game's cost)."""
+
+    def __init__(self, run_key: str, engines: list[EngineSpec], player_options: dict[str, Any]) -> None:
+        self.run_key = run_key
+        self.loop = asyncio.new_event_loop()
+        self.pool = EnginePool(engines, lambda spec: EnginePlayer(spec, None, **player_options))
+        self.stale = False
+
+    def close(self) -> None:
+        """In the owning thread: shut the pool's engines down and close the loop."""
+        try:
+            self.loop.run_until_complete(self.pool.close())
+        finally:
+            self.loop.close()
+
+
+_STATES: dict[int, _ThreadState] = {}
+_STATES_LOCK = threading.Lock()
+
+
+def _thread_state(run_key: str, engines: list[EngineSpec], player_options: dict[str, Any]) -> _ThreadState:
+    me = threading.get_ident()
+    with _STATES_LOCK:
+        state = _STATES.get(me)
+    if state is not None and (state.run_key != run_key or state.stale):
+        state.close()
+        state = None
+    if state is None:
+        state = _ThreadState(run_key, engines, player_options)
+        with _STATES_LOCK:
+            _STATES[me] = state
+    return state
+
+
+def release_run(run_key: str) -> int:
+    """client.run target at the end of a run: kill the run's idle engines on this worker (their games
+    are over); the owning thread closes its loop when it next runs a task. Returns how many."""
+    killed = 0
+    with _STATES_LOCK:
+        states = [s for s in _STATES.values() if s.run_key == run_key]
+    for state in states:
+        state.stale = True
+        for player in list(state.pool.every):
+            process = player.client.process
+            if process is not None and process.alive:
+                process.kill_now()
+                killed += 1
+    return killed
+
+
+async def _play_games(pool: EnginePool, games: list[tuple[GameSpec, str, str]],
+                      publish: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
     records = []
-    try:
-        for spec, dark_name, light_name in games:
-            dark, light = pool.acquire(dark_name), pool.acquire(light_name)
-            try:
-                record = (await play_game(spec, dark, light)).to_json()
-            finally:
-                await asyncio.shield(asyncio.gather(pool.release(dark), pool.release(light)))
-            publish(record)
-            records.append(record)
-    finally:
-        await pool.close()
+    for spec, dark_name, light_name in games:
+        dark, light = pool.acquire(dark_name), pool.acquire(light_name)
+        try:
+            record = (await play_game(spec, dark, light)).to_json()
+        finally:
+            await asyncio.shield(asyncio.gather(pool.release(dark), pool.release(light)))
+        publish(record)
+        records.append(record)
     return records
 
 
@@ -112,7 +165,12 @@ def play_pair_task(run_key: str, engines: list[EngineSpec], games: list[tuple[Ga
         return []
     queue = dd.Queue(f"{run_key}-records")
     with _slots():
-        return asyncio.run(_play_games(engines, todo, player_options, lambda record: queue.put(record)))
+        state = _thread_state(run_key, engines, player_options)
+        try:
+            return state.loop.run_until_complete(_play_games(state.pool, todo, lambda record: queue.put(record)))
+        except BaseException:
+            state.stale = True        # a cancelled or failed task leaves no engine behind
+            raise
 
 
 async def preflight_on_worker(engines: list[EngineSpec], game_type: str, names: list[str],
@@ -144,6 +202,7 @@ class ClusterRunner(Runner):
         self.address = address
         self._done: set[int] = {record["game_id"] for record in self.tracker.records}
         self._wanted: set[int] = set()
+        self._run_key: str | None = None
 
     async def run(self) -> RunOutcome:
         """Play every pending game on the cluster; Ctrl-C cancels the remaining tasks."""
@@ -176,7 +235,7 @@ class ClusterRunner(Runner):
         futures: list[Any] = []
         try:
             await self._cluster_preflight(client)
-            run_key = f"isaac-referee-{uuid.uuid4().hex}"
+            run_key = self._run_key = f"isaac-referee-{uuid.uuid4().hex}"
             done_var = dd.Variable(f"{run_key}-done", client=client)
             await done_var.set(sorted(self._done))
             records = dd.Queue(f"{run_key}-records", client=client)
@@ -204,6 +263,8 @@ class ClusterRunner(Runner):
         try:
             if pending:
                 await client.cancel(pending)
+            if self._run_key is not None:
+                await client.run(release_run, self._run_key, on_error="ignore")
         finally:
             await client.close()
 
