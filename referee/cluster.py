@@ -30,7 +30,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from .engine_process import EngineSpec
+from .engine_process import EngineSpec, kill_groups
 from .game_runner import GameSpec, play_game
 from .player import EnginePlayer
 from .preflight import PreflightFailed, preflight
@@ -125,17 +125,17 @@ def _thread_state(run_key: str, engines: list[EngineSpec], player_options: dict[
 def release_run(run_key: str) -> int:
     """client.run target at the end of a run: kill the run's idle engines on this worker (their games
     are over); the owning thread closes its loop when it next runs a task. Returns how many."""
-    killed = 0
+    groups = []
     with _STATES_LOCK:
         states = [s for s in _STATES.values() if s.run_key == run_key]
     for state in states:
         state.stale = True
         for player in list(state.pool.every):
             process = player.client.process
-            if process is not None and process.alive:
-                process.kill_now()
-                killed += 1
-    return killed
+            if process is not None and process.pgid is not None:
+                groups.append(process.pgid)
+    kill_groups(groups)
+    return len(groups)
 
 
 async def _play_games(pool: EnginePool, games: list[tuple[GameSpec, str, str]],

@@ -145,6 +145,18 @@ def live_engine_groups() -> set[int]:
     return set(_LIVE_GROUPS)
 
 
+def kill_groups(pgids: list[int], wait_s: float = 2.0) -> None:
+    """SIGKILL these engine groups from any thread (no event loop needed), wait until they are gone
+    and forget them (used when the loop that started the engines will not run again)."""
+    for pgid in pgids:
+        _signal_group(pgid, signal.SIGKILL)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline and any(group_alive(g) for g in pgids):
+        time.sleep(0.01)
+    for pgid in pgids:
+        _LIVE_GROUPS.discard(pgid)
+
+
 def group_members(pgid: int) -> list[tuple[int, int, str]]:
     """(pid, ppid, state) of every process in group `pgid`, zombies included (Linux /proc)."""
     out: list[tuple[int, int, str]] = []
