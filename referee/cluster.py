@@ -219,6 +219,7 @@ class ClusterRunner(Runner):
         try:
             await asyncio.wait([body])
         finally:
+            self.live.close()          # live.json: games in progress are on the workers, not shown
             await asyncio.shield(asyncio.to_thread(self.report.close))   # the live report.html
         if self.interrupted:
             self.outcome.stopped = "interrupted"
