@@ -152,6 +152,10 @@ def test_hari_game_by_clicking_with_slides(server, browser, tmp_path):  # noqa: 
     moves = [li.text for li in browser.find_elements("css selector", "#moves li")]
     assert any(">" in m for m in moves[0::2]), moves   # Dark (the person) slid
     assert page.attr("think-pv", "textContent")      # the engine's PV was shown
+    for side in ("d", "l"):
+        shown = browser.find_element("css selector", f"#clock-{side} .time").text
+        assert re.fullmatch(r"[0-4]:[0-5]\d\.\d", shown), shown   # 300 s clock, never '4:60.0'
+
     png = board_screenshot(page, tmp_path / "hari-end.png")
     assert png_colours(png) > 10
 

@@ -290,9 +290,9 @@ function onThinking(m) {
 // -- clocks ----------------------------------------------------------------------------------
 function formatMs(ms) {
   if (ms === null || ms === undefined) return "-";
-  const s = Math.max(0, ms) / 1000;
-  const m = Math.floor(s / 60);
-  const rest = s - m * 60;
+  const tenths = Math.floor(Math.max(0, ms) / 100);   // whole tenths first: 59.97 s shows 0:59.9
+  const m = Math.floor(tenths / 600);
+  const rest = (tenths % 600) / 10;
   return `${m}:${rest < 10 ? "0" : ""}${rest.toFixed(1)}`;
 }
 
