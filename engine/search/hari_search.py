@@ -1,4 +1,10 @@
-"""HARI move choice: MCTS over a selected set of candidate moves, never the full move list.
+"""HARI move choice: ``choose`` runs iterative-deepening alpha-beta over built candidates
+with leaves judged by the packing race of engine/search/hari_eval.py (the SPEC 9.10 row).
+
+The rest of this module is the previous search, ``choose_mcts`` (MCTS with priors and
+playouts, as in ffbb6c3), kept as an in-process baseline for A/B runs; its slide
+candidates and playout policy are also used by ``choose`` (root slides), by the
+`heuristic` and `flatmc` sparring partners. Its description follows.
 
 A HARI position can have 400,000 moves (every subset of slides times every
 play), so a node's candidates are built, not enumerated:
