@@ -24,7 +24,7 @@ def run_search(out: Output, root: Game, strategy, limits: Limits, rng: random.Ra
                stop: threading.Event) -> str:
     """Ask `strategy` for a move on a copy of `root`; returns the `bestmove` line.
 
-    The job thread prints that line only after marking itself idle, so a `go`
+    The job thread prints that line as it marks itself idle (JobThread), so a `go`
     sent the moment `bestmove` arrives is never refused as "already searching".
 
     A strategy that fails or returns an illegal move is reported in an
@@ -50,28 +50,51 @@ def run_search(out: Output, root: Game, strategy, limits: Limits, rng: random.Ra
     return format_bestmove(move)
 
 
+class _Stopped(Exception):
+    """Raised inside the perft recursion when `stop` is set."""
+
+
+def _count(game: Game, depth: int, stop: threading.Event) -> int:
+    """perft(depth) that looks at `stop` at every inner node (a leaf costs at most ~1 ms to count)."""
+    if stop.is_set():
+        raise _Stopped
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return game.count_legal_moves()
+    total = 0
+    for move in list(game.legal_moves()):
+        game.push(move)
+        try:
+            total += _count(game, depth - 1, stop)
+        finally:
+            game.pop()
+    return total
+
+
 def run_perft(out: Output, game: Game, depth: int, stop: threading.Event) -> None:
     """Stockfish's `go perft`: `<move>: <count>` per legal move, a blank line, `Nodes searched: <n>`.
 
-    The answer is one block (lines other threads send meanwhile wait until it
-    ends) but each line appears as soon as its root move is counted. `stop` or
-    `quit` abandon the count between root moves; the block then ends with an
+    Each line is sent as soon as its root move is counted; answers to other
+    commands (`readyok`) may come between the lines, never inside one. `stop`
+    or `quit` end the count within milliseconds at any depth (the recursion
+    checks the stop event at every inner node); the answer then ends with an
     `info string` saying so and no total.
     """
     total = 0
     moves = list(game.legal_moves()) if depth > 0 else []
-    with out.stream() as block:
-        for done, move in enumerate(moves):
-            if stop.is_set():
-                block.write(info_string(f"perft stopped after {done} of {len(moves)} moves; no total"))
-                return
-            game.push(move)
-            count = game.perft(depth - 1)
+    for done, move in enumerate(moves):
+        game.push(move)
+        try:
+            count = _count(game, depth - 1, stop)
+        except _Stopped:
+            out.send(info_string(f"perft stopped after {done} of {len(moves)} moves; no total"))
+            return
+        finally:
             game.pop()
-            total += count
-            block.write(f"{move}: {count}\n")
-            block.flush()
-        block.write(f"\nNodes searched: {total if depth > 0 else 1}")
+        total += count
+        out.send(f"{move}: {count}")
+    out.send_lines(["", f"Nodes searched: {total if depth > 0 else 1}"])
 
 
 def run_moves(out: Output, game: Game, stop: threading.Event) -> None:
@@ -86,8 +109,11 @@ def run_moves(out: Output, game: Game, stop: threading.Event) -> None:
 class JobThread:
     """One background job at a time, with its own stop event.
 
-    A job function may return a last line; it is printed after the job is
-    marked idle (see run_search).
+    A job function may return a last line (the `bestmove`). It is printed in
+    the same critical section that marks the job idle, so whoever sees the job
+    idle knows that line is already out: after `stop`, a later `readyok` can
+    never overtake the `bestmove` (SPEC 9.6), and a `go` sent the moment the
+    `bestmove` arrives is never refused as "already searching".
     """
 
     def __init__(self, out: Output) -> None:
@@ -96,10 +122,13 @@ class JobThread:
         self.kind = ""
         self.stop = threading.Event()
         self._active = False
+        self._lock = threading.Lock()
 
     @property
     def busy(self) -> bool:
-        return self._active
+        """True until the job has ended and its last line is printed."""
+        with self._lock:
+            return self._active
 
     def start(self, kind: str, target, *args) -> None:
         """Run target(*args, stop) in a daemon thread (daemon: `quit` never waits on it for long)."""
@@ -117,10 +146,14 @@ class JobThread:
         except Exception as e:  # a bug in a job must cost one answer, not the engine
             traceback.print_exc(file=sys.stderr)
             last = info_string(f"error: {self.kind} failed ({type(e).__name__}: {e})")
-        finally:
+        except BaseException:
+            with self._lock:
+                self._active = False
+            raise
+        with self._lock:
             self._active = False
-        if last is not None:
-            self.out.send(last)
+            if last is not None:
+                self.out.send(last)
 
     def halt(self, timeout: float | None) -> bool:
         """Set stop and wait up to `timeout` s for the job to end; True if it ended."""

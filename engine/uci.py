@@ -6,8 +6,10 @@ runs in the job thread of engine.jobs so the loop keeps reading.
 
 Bad input of any kind gets exactly one line `info string error: <what, where>`
 and changes nothing. Rules while a job runs (a `go` search, `go perft`, `moves` or `bench`):
-- `isready`, `uci`, `d` are answered at once; `stop` ends a search (its `bestmove`
-  comes before `stop` returns) or a perft; `quit` ends everything.
+- `isready`, `uci`, `d` are answered at once (between the lines of a perft, after
+  the one long `moves` line); `stop` ends a search (its `bestmove` comes before
+  `stop` returns, so a later `readyok` never overtakes it) or a perft or bench
+  (within milliseconds at any depth); `quit` ends everything.
 - `position`, `setoption`, `ucinewgame` are accepted and apply to the next `go`
   (the job works on its own copy of the position and its own strategy object).
 - `go`, `go perft`, `moves`, `bench` during a search are refused with an error
@@ -27,6 +29,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from protocol.messages import (
+    BLANKS,
     MAX_LINE,
     ProtocolError,
     format_bestmove,
@@ -74,7 +77,7 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[str | TooLon
                     break
             yield TooLong(size)
             continue
-        yield raw.decode("utf-8", "replace").rstrip("\r\n")
+        yield raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8", "replace")
 
 
 class Engine:
@@ -118,7 +121,7 @@ class Engine:
             if command is None:
                 raise CommandError(f"unknown command {word!r} (column {line.find(word) + 1}); "
                                    f"commands are {', '.join(self.commands)}")
-            command(line.rstrip())
+            command(line.rstrip(BLANKS))
         except (CommandError, ProtocolError) as e:
             self.error(str(e))
         except Exception as e:  # a bug must cost one answer, never the engine

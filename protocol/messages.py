@@ -28,6 +28,17 @@ def whole_number(text: str) -> int:
 MAX_LINE = 65536
 """Longest protocol line either side accepts; longer lines are rejected, not parsed."""
 
+BLANKS = " \t"
+"""The only characters that separate words on a protocol line (SPEC 9.1); any other is part of a word."""
+
+MAX_MS = 2**31 - 1
+"""Largest time in milliseconds on the wire (about 24.8 days): larger is an error, never an overflow."""
+MAX_COUNT = 2**63 - 1
+"""Largest count (nodes, info fields) on the wire."""
+_GO_MAX = {"p1time": MAX_MS, "p2time": MAX_MS, "p1inc": MAX_MS, "p2inc": MAX_MS, "movetime": MAX_MS,
+           "movestogo": 10_000, "depth": 1_000, "nodes": MAX_COUNT, "perft": 1_000}
+"""Upper bound of each `go` number (SPEC 9.4)."""
+
 
 class ProtocolError(ArenaError, ValueError):
     """A protocol line that does not say what its command requires."""
@@ -42,10 +53,10 @@ class ProtocolError(ArenaError, ValueError):
 
 def split_command(line: str) -> tuple[str, str]:
     """('go', 'depth 3') from 'go depth 3'; surrounding blanks are ignored."""
-    text = line.strip()
+    text = line.strip(BLANKS)
     if not text:
         return "", ""
-    parts = text.split(None, 1)
+    parts = re.split(r"[ \t]+", text, maxsplit=1)
     return parts[0], parts[1] if len(parts) > 1 else ""
 
 
@@ -65,7 +76,8 @@ def _tokens(line: str) -> list[tuple[str, int]]:
     return out
 
 
-def _int(line: str, tok: tuple[str, int] | None, what: str, minimum: int = 0) -> int:
+def _int(line: str, tok: tuple[str, int] | None, what: str, minimum: int = 0,
+         maximum: int = MAX_COUNT) -> int:
     if tok is None:
         raise ProtocolError(line, len(line) + 1, f"{what} needs a number after it")
     word, col = tok
@@ -75,6 +87,9 @@ def _int(line: str, tok: tuple[str, int] | None, what: str, minimum: int = 0) ->
         raise ProtocolError(line, col, f"{what} needs a whole number, not {word!r}") from None
     if value < minimum:
         raise ProtocolError(line, col, f"{what} must be at least {minimum}, not {value}")
+    if value > maximum:
+        shown = word if len(word) <= 25 else f"a {len(word.lstrip('-'))}-digit number"
+        raise ProtocolError(line, col, f"{what} must be at most {maximum}, not {shown}")
     return value
 
 
@@ -136,11 +151,11 @@ def parse_go(line: str) -> GoCommand:
             cmd.infinite = True
             i += 1
         elif key == "perft":
-            cmd.perft = _int(line, toks[i + 1] if i + 1 < len(toks) else None, "go perft", 0)
+            cmd.perft = _int(line, toks[i + 1] if i + 1 < len(toks) else None, "go perft", 0, _GO_MAX["perft"])
             i += 2
         elif key in _GO_INTS:
             minimum = 1 if key in ("movestogo", "depth", "nodes") else 0
-            setattr(cmd, key, _int(line, toks[i + 1] if i + 1 < len(toks) else None, key, minimum))
+            setattr(cmd, key, _int(line, toks[i + 1] if i + 1 < len(toks) else None, word, minimum, _GO_MAX[key]))
             i += 2
         elif key == "ponder":
             raise ProtocolError(line, col, "go: pondering is not supported")
@@ -225,7 +240,7 @@ def parse_setoption(line: str) -> SetOption:
         if not value_toks:
             raise ProtocolError(line, toks[idx][1] + 5, f"setoption {name}: 'value' needs a value after it")
         start = value_toks[0][1] - 1
-        value = line[start:].strip()
+        value = line[start:].strip(BLANKS)
     return SetOption(name, value)
 
 
@@ -391,7 +406,7 @@ def parse_info(line: str) -> Info:
         word, col = toks[i]
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         if word == "string":
-            info.string = line[col - 1 + len("string"):].strip() if nxt else ""
+            info.string = line[col - 1 + len("string"):].strip(BLANKS) if nxt else ""
             break
         if word == "pv":
             j = i + 1
@@ -406,7 +421,7 @@ def parse_info(line: str) -> Info:
             kind = nxt[0] if nxt else None
             if kind not in ("cp", "mate"):
                 raise ProtocolError(line, col, "info score needs 'cp <n>'")
-            value = _int(line, toks[i + 2] if i + 2 < len(toks) else None, f"info score {kind}", -10**9)
+            value = _int(line, toks[i + 2] if i + 2 < len(toks) else None, f"info score {kind}", -10**9, 10**9)
             if kind == "cp":   # 'mate <n>' (moves to mate) is not a centipawn score: skipped
                 info.score_cp = value
             i += 3
@@ -454,7 +469,7 @@ class EngineLine:
 def parse_engine_line(line: str) -> EngineLine:
     """Classify an engine's output line; ProtocolError only for a malformed known message."""
     word, rest = split_command(line)
-    text = line.strip()
+    text = line.strip(BLANKS)
     if word == "id":
         key, value = split_command(rest)
         return EngineLine("id", text, id_key=key, id_value=value)

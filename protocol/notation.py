@@ -21,6 +21,8 @@ from .position import PieceEntry, PositionRecord, check_inventory, check_no_over
 from .registry import GameEntry, MoveSyntax
 
 MAX_TEXT = 4096
+BLANKS = " \t"
+"""Blanks around a move or between position fields: space and tab only (SPEC 6, 7, 9.1)."""
 
 
 def _cell_value(tok: str) -> int:
@@ -125,6 +127,8 @@ def _build(games: tuple[GameEntry, ...]) -> dict[str, pp.ParserElement]:
     out = {"<position>": position, "<segment>": isaac_move + end}
     for e in games:  # one move parser per game, named for its error messages
         out[e.name] = syntax[e.move_syntax].copy().set_name(f"{e.title} move ({e.move_help})") + end
+    for expr in out.values():
+        expr.parse_with_tabs()  # columns count a tab as one character, as the text was received
     return out
 
 
@@ -170,8 +174,8 @@ def _run(expr: pp.ParserElement, text: str, what: str,
         raise _err(exc, repr(text), 1, "expected text", what)
     if len(text) > MAX_TEXT:
         raise _err(exc, text[:60], MAX_TEXT + 1, f"longer than {MAX_TEXT} characters", what)
-    stripped = text.strip()
-    offset = len(text) - len(text.lstrip())
+    stripped = text.strip(BLANKS)
+    offset = len(text) - len(text.lstrip(BLANKS))
     if not stripped:
         raise _err(exc, text, 1, f"empty {what}", what)
     try:
@@ -206,7 +210,7 @@ def parse_move(game: str, text: str) -> Move:
 def parse_position(text: str) -> PositionRecord:
     """Parse a position string of any game into a PositionRecord (shape only)."""
     res = _run(_grammar()["<position>"], text, "position", PositionError)
-    offset = len(text) - len(text.lstrip()) + 1
+    offset = len(text) - len(text.lstrip(BLANKS)) + 1
     cols = {name: res[name][0] + offset for name in ("pieces", "hands", "turn", "passes")}
     pieces = list(res["pieces"][1])
     hands_tok = list(res["hands"][1])
@@ -266,7 +270,7 @@ def parse_game_position(text: str, game: str) -> tuple[PositionRecord, list[list
     """
     rec = parse_position(text)
     if rec.game != game:
-        lead = len(text) - len(text.lstrip()) + 1
+        lead = len(text) - len(text.lstrip(BLANKS)) + 1
         raise PositionError(text, lead, f"this is a {rec.game} position, not {game}")
     gone = check_inventory(rec)
     check_no_overlap(rec)
