@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from .cli import main as _cli_main
-
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        from .cli import main as _cli_main
+    except ModuleNotFoundError as exc:   # the referee's extra is not installed
+        if exc.name != "pydantic":
+            raise
+        print("isaac-referee: error: the referee needs pydantic; install it with "
+              "pip install 'isaac-arena[referee]'", file=sys.stderr)
+        return 2
     return _cli_main(argv)
 
 

@@ -30,6 +30,8 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from protocol.messages import whole_number
+
 from .engine_process import EngineSpec
 from .timecontrol import TimeControl
 
@@ -37,6 +39,7 @@ DEFAULT_TC = "10+0.1"
 ENGINE_KEYS = ("name", "cmd", "arg", "dir", "tc", "memory_mb", "cpu_seconds", "proto", "sandbox",
                "writable", "readable")
 REPEATABLE_KEYS = ("arg", "writable", "readable")
+NEED_VALUE = ("name", "cmd", "dir", "tc", "memory_mb", "cpu_seconds", "proto")
 RESERVED_OPTIONS = ("UCI_Variant",)
 """Options the referee sets itself: the game comes from --game."""
 
@@ -76,6 +79,8 @@ def parse_engine_words(words: list[str], where: str) -> EngineArgs:
         elif key in ENGINE_KEYS:
             if key in out.values:
                 raise ConfigError(f"{where}: {key}= given twice")
+            if not value and key in NEED_VALUE:
+                raise ConfigError(f"{where}: {key}= needs a value (an empty one never means the default)")
             out.values[key] = value
         else:
             raise ConfigError(f"{where}: unknown key {key!r} in {word!r} "
@@ -86,29 +91,26 @@ def parse_engine_words(words: list[str], where: str) -> EngineArgs:
 
 
 def load_engines_file(path: str) -> dict[str, dict]:
-    """{name: table} from a TOML file's [engines.<name>] tables."""
+    """{name: table} from a TOML file's [engines.<name>] tables, checked by schema.EnginesFileModel."""
+    from .schema import EnginesFileModel, SchemaError, validate
+    where = f"--engines-file {path}"
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"--engines-file: no such file {path!r}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{where}: is a directory, expected a TOML file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot be read ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"--engines-file {path}: not valid TOML: {exc}") from None
-    engines = data.get("engines")
-    if not isinstance(engines, dict) or not engines:
-        raise ConfigError(f"--engines-file {path}: expected [engines.<name>] tables")
-    allowed = {"cmd", "dir", "options", "tc", "memory_mb", "cpu_seconds", "args", "sandbox", "writable",
-               "readable"}
-    for name, table in engines.items():
-        if not isinstance(table, dict):
-            raise ConfigError(f"--engines-file {path}: engines.{name} must be a table")
-        unknown = sorted(set(table) - allowed)
-        if unknown:
-            raise ConfigError(f"--engines-file {path}: engines.{name}: unknown key(s) {', '.join(unknown)} "
-                              f"(allowed: {', '.join(sorted(allowed))})")
-        if "cmd" not in table:
-            raise ConfigError(f"--engines-file {path}: engines.{name} has no cmd")
-        if not isinstance(table.get("options", {}), dict):
-            raise ConfigError(f"--engines-file {path}: engines.{name}.options must be a table")
+        raise ConfigError(f"{where}: not valid TOML: {exc}") from None
+    try:
+        validate(EnginesFileModel, data, where)
+    except SchemaError as exc:
+        raise ConfigError(str(exc)) from None
+    engines: dict[str, dict] = data["engines"]
     return engines
 
 
@@ -126,15 +128,29 @@ def _split_cmd(cmd, where: str) -> list[str]:
 
 
 def _int_value(value, what: str, where: str) -> int | None:
-    if value is None or value == "":
+    """A bounded whole number (ASCII digits, or a TOML integer the schema already checked)."""
+    if value is None:
         return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ConfigError(f"{where}: {what} needs a whole number, not {value!r}")
     try:
-        number = int(value)
-    except (TypeError, ValueError):
+        number = whole_number(value) if isinstance(value, str) else value
+    except ValueError:
         raise ConfigError(f"{where}: {what} needs a whole number, not {value!r}") from None
-    if number <= 0:
-        raise ConfigError(f"{where}: {what} must be more than 0, not {number}")
+    check_limit(number, what, where)
     return number
+
+
+LIMIT_MAX = {"memory_mb": "MAX_MEMORY_MB", "cpu_seconds": "MAX_CPU_SECONDS"}
+
+
+def check_limit(number: int, what: str, where: str) -> None:
+    """ConfigError unless 1 <= number <= the bound of `what` (memory_mb, cpu_seconds)."""
+    from . import schema
+    top = getattr(schema, LIMIT_MAX[what])
+    if not 1 <= number <= top:
+        shown = number if len(str(number)) <= 25 else f"a {len(str(number))}-digit number"
+        raise ConfigError(f"{where}: {what} must be in 1..{top}, not {shown}")
 
 
 def parse_tc(text: str, where: str) -> TimeControl:
@@ -258,6 +274,10 @@ def build_engines(engine_words: list[list[str]], each_words: list[list[str]] | N
         each.readable += part.readable
     if tc is not None:
         parse_tc(tc, "--tc")
+    if memory_mb is not None:
+        check_limit(memory_mb, "memory_mb", "--memory-mb")
+    if cpu_seconds is not None:
+        check_limit(cpu_seconds, "cpu_seconds", "--cpu-seconds")
     defaults = Defaults(each, tc, memory_mb, cpu_seconds, margin_ms, sandbox)
     file_engines = load_engines_file(engines_file) if engines_file else {}
     if not engine_words and file_engines:

@@ -30,32 +30,75 @@ class StoreError(Exception):
     """The output directory cannot be used as asked (with what to do instead)."""
 
 
-def read_records_file(path: str | Path) -> tuple[list[dict], int]:
-    """(records, byte length of the intact prefix) of a JSONL file.
+def _dir_problem(path: Path) -> str | None:
+    if path.exists() and not path.is_file():
+        return f"{path}: is a directory, expected a file" if path.is_dir() else f"{path}: is not a regular file"
+    return None
 
-    A final line that does not parse is a torn write and is ignored; a bad line
-    anywhere else is corruption and raises StoreError naming it.
-    """
-    data = Path(path).read_bytes() if Path(path).exists() else b""
-    records, good_end, offset = [], 0, 0
+
+def scan_records(path: str | Path) -> tuple[list[tuple[int, bytes, dict | str]], int, bool]:
+    """Every line of a JSONL records file, checked: ([(line number, raw bytes, record or problem)],
+    byte length of the whole-line prefix, whether the last line is unterminated (torn))."""
+    path = Path(path)
+    problem = _dir_problem(path)
+    if problem:
+        raise StoreError(problem)
+    try:
+        data = path.read_bytes() if path.exists() else b""
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be read ({exc.strerror})") from None
     lines = data.split(b"\n")
+    torn = lines[-1] != b""
+    whole_end = len(data) - len(lines[-1])
+    if not torn:
+        lines.pop()
+    out: list[tuple[int, bytes, dict | str]] = []
     for number, raw in enumerate(lines, 1):
-        end = offset + len(raw) + (1 if number < len(lines) else 0)
-        is_last = number == len(lines) or (number == len(lines) - 1 and lines[-1] == b"")
-        if raw.strip():
-            try:
-                record = json.loads(raw)
-                if not isinstance(record, dict) or "game_id" not in record:
-                    raise ValueError("not a game record")
-            except ValueError as exc:
-                if is_last:
-                    break
-                raise StoreError(f"{path}, line {number}: not a game record ({exc}); "
-                                 f"fix or remove that line to continue") from None
-            records.append(record)
-        good_end = end
-        offset = end
-    return records, good_end
+        checked = check_record_line(raw, f"{path}, line {number}") if raw.strip() else "empty line"
+        out.append((number, raw, checked))
+    return out, whole_end, torn
+
+
+def check_record_line(raw: bytes, where: str) -> dict | str:
+    """The record of one line (validated against schema.RecordModel) or the problem, one sentence."""
+    from .schema import RecordModel, SchemaError, validate
+    try:
+        record = json.loads(raw)
+    except ValueError as exc:
+        return f"{where}: not valid JSON ({exc})"
+    if not isinstance(record, dict):
+        return f"{where}: expected a JSON object (a game record), found {type(record).__name__}"
+    try:
+        validate(RecordModel, record, where)
+    except SchemaError as exc:
+        return str(exc)
+    return record
+
+
+def read_records_file(path: str | Path) -> tuple[list[dict], int]:
+    """(records, byte length of the prefix to keep) of a JSONL file, every record validated.
+
+    Only a torn last line (no newline after it: the write that was interrupted) that is not a
+    valid record is left out; any other bad line, wherever it is, raises StoreError naming the
+    file, line and field (`isaac-referee repair` moves such lines aside). Records are never
+    changed or dropped silently.
+    """
+    lines, whole_end, torn = scan_records(path)
+    records: list[dict] = []
+    keep = whole_end
+    for index, (_, raw, checked) in enumerate(lines):
+        last = index == len(lines) - 1
+        if not raw.strip():
+            continue   # an empty line holds no record
+        if isinstance(checked, str):
+            if last and torn:
+                break
+            raise StoreError(f"{checked}; run 'isaac-referee repair' on the directory to move bad "
+                             f"lines aside, or fix that line")
+        records.append(checked)
+        if last and torn:
+            keep = whole_end + len(raw)   # a whole record whose newline was lost: kept
+    return records, keep
 
 
 def unique_by_game(records: list[dict]) -> list[dict]:
@@ -89,9 +132,14 @@ def _fsync_dir(path: Path) -> None:
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace a file's contents so a reader never sees half of it."""
+    write_atomic_bytes(path, text.encode("utf-8"))
+
+
+def write_atomic_bytes(path: Path, data: bytes) -> None:
+    """Replace a file's contents with `data` so a reader never sees half of it."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    with open(tmp, "wb") as fh:
+        fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
@@ -111,14 +159,23 @@ class Store:
     def path(self, name: str) -> Path:
         return self.dir / name
 
+    def check_dir(self) -> None:
+        """StoreError unless the output directory is a directory or does not exist yet."""
+        if self.dir.exists() and not self.dir.is_dir():
+            raise StoreError(f"--out {self.dir}: is a file, expected a directory (or a new name)")
+
     def load_config(self) -> dict | None:
+        """config.json validated against schema.RunConfigModel; None when there is none."""
+        from .schema import RunConfigModel, SchemaError, load_json
+        self.check_dir()
         path = self.path(CONFIG)
         if not path.exists():
             return None
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise StoreError(f"{path} is not valid JSON ({exc})") from None
+            data, _ = load_json(RunConfigModel, path)
+        except SchemaError as exc:
+            raise StoreError(str(exc)) from None
+        return data
 
     def save_config(self, config: dict) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -48,29 +49,29 @@ class ArgumentGroup:
         self._options._add(self._group, flags, default, kwargs)
 
 
-def int_at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number >= minimum, with a message saying which rule failed."""
+def int_at_least(minimum: int, maximum: int = 2**63 - 1) -> Callable[[str], int]:
+    """An argparse type: a whole number in minimum..maximum (ASCII digits), saying which rule failed."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        if not re.fullmatch(r"-?[0-9]{1,25}", text):
+            raise argparse.ArgumentTypeError(f"expected a whole number (ASCII digits), not {text[:40]!r}")
+        value = int(text)
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"must be in {minimum}..{maximum}, not {value}")
         return value
     return parse
 
 
 positive_int = int_at_least(1)
 non_negative_int = int_at_least(0)
+count_int = int_at_least(1, 1_000_000)
+"""Games, rounds, games at once: more would only exhaust memory before the first game."""
 
 
 def positive_float(text: str) -> float:
     """An argparse type: a number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not re.fullmatch(r"[0-9]{1,15}(\.[0-9]{1,15})?", text):
+        raise argparse.ArgumentTypeError(f"expected a number (ASCII digits, e.g. 2.5), not {text[:40]!r}")
+    value = float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
     return value

@@ -18,8 +18,9 @@ from ..preflight import PreflightFailed
 from ..progress import Progress
 from ..runner import Runner, Tracker
 from ..schedule import FORMATS
+from ..schema import MAX_CPU_SECONDS, MAX_MEMORY_MB
 from ..store import CONFIG, PGN, RECORDS, SUMMARY, StoreError
-from .arguments import Options, non_negative_int, positive_float, positive_int
+from .arguments import Options, count_int, int_at_least, non_negative_int, positive_float, positive_int
 from .command import EXIT_INTERRUPTED, EXIT_OK, Command, UsageError
 from .iolog import io_logger
 from .plan import build_plan, default_concurrency
@@ -40,7 +41,7 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
             help="[engines.<name>] tables; -engine name=<name> picks one (all of them if no -engine)")
     game = p.group("games")
     game.add("--game", choices=GAME_NAMES, default=GAME_NAMES[0], help=f"game type (default {GAME_NAMES[0]})")
-    game.add("--games", type=positive_int, default=games_default, help=games_help)
+    game.add("--games", type=count_int, default=games_default, help=games_help)
     game.add("--tc", metavar="TC", help=f"time control for every engine without its own "
              f"(default {cfg.DEFAULT_TC}): '10+0.1', '40/60', 'st=0.1', 'movetime=100', 'depth=4', "
              f"'nodes=5000', parts combined with spaces, e.g. '5+0.05 margin=100'")
@@ -49,13 +50,13 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     game.add("--openings", metavar="SOURCE", help="book (the game's shipped balanced book), startpos, "
              "random:PLIES, or a file with one opening per line (a move sequence, or a position string "
              "optionally followed by 'moves ...'); default: book for foundations and hari, else startpos")
-    game.add("--seed", type=int, help="seed of random openings (default: random, stored for --resume)")
-    game.add("--max-plies", type=positive_int, default=1000,
+    game.add("--seed", type=non_negative_int, help="seed of random openings (default: random, stored for --resume)")
+    game.add("--max-plies", type=count_int, default=1000,
              help="adjudicate a draw after this many engine plies (safety cap; default 1000)")
     game.add("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
              help="match only: stop early once the SPRT of H0 elo0 vs H1 elo1 decides")
     run = p.group("running")
-    run.add("--concurrency", type=positive_int,
+    run.add("--concurrency", type=count_int,
             help=f"games at once (default max(1, cores - 1) = {default_concurrency()} here)")
     run.add("--out", metavar="DIR", help="output directory (default referee-runs/<command>-<time>)")
     run.add("--resume", action="store_true", default=False, help="continue the run stored in --out DIR "
@@ -68,8 +69,8 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     run.add("--pgn-out", metavar="FILE", help="also write the games as PGN to FILE (cutechess -pgnout)")
     run.add("--anchor", metavar="ENGINE", help="ratings: this engine is rated 0 (default: the average is 0)")
     lim = p.group("engine limits")
-    lim.add("--memory-mb", type=positive_int, help="address-space limit per engine process (MB)")
-    lim.add("--cpu-seconds", type=positive_int, help="CPU-time limit per engine process (s)")
+    lim.add("--memory-mb", type=int_at_least(1, MAX_MEMORY_MB), help="address-space limit per engine process (MB)")
+    lim.add("--cpu-seconds", type=int_at_least(1, MAX_CPU_SECONDS), help="CPU-time limit per engine process (s)")
     lim.add("--sandbox", choices=("bwrap", "none"), help="run every engine without its own sandbox= under "
             "bubblewrap (Linux): no network, own PID namespace, only its dir= visible (docs/hosting.md)")
     lim.add("--max-line", type=positive_int, metavar="BYTES",
@@ -92,7 +93,7 @@ def add_tournament_arguments(p: Options) -> None:
     p.add("--format", choices=FORMATS, default="round-robin",
           help="round-robin (everyone against everyone) or gauntlet (the first engine "
                "against each other one); default round-robin")
-    p.add("--rounds", type=positive_int, default=1, help="rounds (default 1)")
+    p.add("--rounds", type=count_int, default=1, help="rounds (default 1)")
 
 
 def run_games(args: argparse.Namespace) -> int:
@@ -123,6 +124,9 @@ def run_games(args: argparse.Namespace) -> int:
         store.event(f"{verb} {plan.mode} of {plan.game_type}: {len(plan.schedule)} games, {len(records)} recorded, "
                     f"{pending} to play, concurrency {plan.concurrency}"
                     + (f" (cut a torn last record of {cut} bytes)" if cut else ""))
+        if cut:
+            progress.note(f"note: cut a torn (unterminated) last line of {cut} bytes from "
+                          f"{store.path(RECORDS)}; its game is played again")
         cores = default_concurrency() + 1
         if plan.concurrency > max(1, cores - 1):
             progress.note(f"warning: {plan.concurrency} games at once on {cores} cores may distort clocks")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from . import cmd_book, cmd_check, cmd_export, cmd_games, cmd_report
+from . import cmd_book, cmd_check, cmd_export, cmd_games, cmd_repair, cmd_report
 from .command import Command
 
 COMMANDS: tuple[Command, ...] = (
@@ -13,4 +13,5 @@ COMMANDS: tuple[Command, ...] = (
     cmd_export.COMMAND,
     cmd_report.COMMAND,
     cmd_book.COMMAND,
+    cmd_repair.COMMAND,
 )
