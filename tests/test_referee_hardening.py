@@ -236,3 +236,11 @@ def test_the_engine_never_imports_pydantic():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO)
     assert done.stdout.strip().splitlines()[-1] == "False", done.stdout + done.stderr
+
+
+def test_a_real_run_matches_every_schema(played):
+    from referee.schema import RecordModel, RunConfigModel, SummaryModel, load_json
+    load_json(RunConfigModel, played / "config.json")
+    load_json(SummaryModel, played / "summary.json")
+    for line in (played / RECORDS).read_text().splitlines():
+        RecordModel.model_validate(json.loads(line))
