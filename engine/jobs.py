@@ -11,6 +11,8 @@ import random
 import sys
 import threading
 import traceback
+from collections.abc import Callable
+from typing import Any
 
 from protocol.errors import IllegalMoveError
 from protocol.game import Game
@@ -20,7 +22,7 @@ from .output import Output
 from .strategies.base import Limits
 
 
-def run_search(out: Output, root: Game, strategy, limits: Limits, rng: random.Random,
+def run_search(out: Output, root: Game, strategy: Any, limits: Limits, rng: random.Random,
                stop: threading.Event) -> str:
     """Ask `strategy` for a move on a copy of `root`; returns the `bestmove` line.
 
@@ -130,7 +132,7 @@ class JobThread:
         with self._lock:
             return self._active
 
-    def start(self, kind: str, target, *args) -> None:
+    def start(self, kind: str, target: Callable[..., str | None], *args: Any) -> None:
         """Run target(*args, stop) in a daemon thread (daemon: `quit` never waits on it for long)."""
         self.kind = kind
         self.stop = threading.Event()
@@ -139,7 +141,7 @@ class JobThread:
                                        name=f"engine-{kind}", daemon=True)
         self.thread.start()
 
-    def _guard(self, target, *args) -> None:
+    def _guard(self, target: Callable[..., str | None], *args: Any) -> None:
         last = None
         try:
             last = target(*args)

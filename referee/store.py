@@ -18,6 +18,7 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import IO, Any
 
 CONFIG = "config.json"
 RECORDS = "records.jsonl"
@@ -36,7 +37,7 @@ def _dir_problem(path: Path) -> str | None:
     return None
 
 
-def scan_records(path: str | Path) -> tuple[list[tuple[int, bytes, dict | str]], int, bool]:
+def scan_records(path: str | Path) -> tuple[list[tuple[int, bytes, dict[str, Any] | str]], int, bool]:
     """Every line of a JSONL records file, checked: ([(line number, raw bytes, record or problem)],
     byte length of the whole-line prefix, whether the last line is unterminated (torn))."""
     path = Path(path)
@@ -52,14 +53,14 @@ def scan_records(path: str | Path) -> tuple[list[tuple[int, bytes, dict | str]],
     whole_end = len(data) - len(lines[-1])
     if not torn:
         lines.pop()
-    out: list[tuple[int, bytes, dict | str]] = []
+    out: list[tuple[int, bytes, dict[str, Any] | str]] = []
     for number, raw in enumerate(lines, 1):
         checked = check_record_line(raw, f"{path}, line {number}") if raw.strip() else "empty line"
         out.append((number, raw, checked))
     return out, whole_end, torn
 
 
-def check_record_line(raw: bytes, where: str) -> dict | str:
+def check_record_line(raw: bytes, where: str) -> dict[str, Any] | str:
     """The record of one line (validated against schema.RecordModel) or the problem, one sentence."""
     from .schema import RecordModel, SchemaError, validate
     try:
@@ -75,7 +76,7 @@ def check_record_line(raw: bytes, where: str) -> dict | str:
     return record
 
 
-def read_records_file(path: str | Path) -> tuple[list[dict], int]:
+def read_records_file(path: str | Path) -> tuple[list[dict[str, Any]], int]:
     """(records, byte length of the prefix to keep) of a JSONL file, every record validated.
 
     Only a torn last line (no newline after it: the write that was interrupted) that is not a
@@ -84,7 +85,7 @@ def read_records_file(path: str | Path) -> tuple[list[dict], int]:
     changed or dropped silently.
     """
     lines, whole_end, torn = scan_records(path)
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     keep = whole_end
     for index, (_, raw, checked) in enumerate(lines):
         last = index == len(lines) - 1
@@ -101,7 +102,7 @@ def read_records_file(path: str | Path) -> tuple[list[dict], int]:
     return records, keep
 
 
-def unique_by_game(records: list[dict]) -> list[dict]:
+def unique_by_game(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Records with the first of any repeated game_id kept (a game counts once)."""
     seen, out = set(), []
     for record in records:
@@ -153,7 +154,7 @@ class Store:
         self._lock = threading.Lock()          # records (appended from a worker thread)
         self._events_lock = threading.Lock()   # separate: an fsync must not block the event loop's diary
         self._fd: int | None = None
-        self._events = None
+        self._events: IO[str] | None = None
 
     # -- configuration ---------------------------------------------------------
     def path(self, name: str) -> Path:
@@ -164,7 +165,7 @@ class Store:
         if self.dir.exists() and not self.dir.is_dir():
             raise StoreError(f"--out {self.dir}: is a file, expected a directory (or a new name)")
 
-    def load_config(self) -> dict | None:
+    def load_config(self) -> dict[str, Any] | None:
         """config.json validated against schema.RunConfigModel; None when there is none."""
         from .schema import RunConfigModel, SchemaError, load_json
         self.check_dir()
@@ -177,13 +178,13 @@ class Store:
             raise StoreError(str(exc)) from None
         return data
 
-    def save_config(self, config: dict) -> None:
+    def save_config(self, config: dict[str, Any]) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         write_atomic(self.path(CONFIG), json.dumps(config, indent=2, sort_keys=True) + "\n")
         _fsync_dir(self.dir)
 
     # -- records ---------------------------------------------------------------
-    def read_records(self) -> list[dict]:
+    def read_records(self) -> list[dict[str, Any]]:
         records, _ = read_records_file(self.path(RECORDS))
         return unique_by_game(records)
 
@@ -205,7 +206,7 @@ class Store:
         _fsync_dir(self.dir)
         return cut
 
-    def append(self, record: dict) -> None:
+    def append(self, record: dict[str, Any]) -> None:
         """Write one record as one line and make it durable before returning."""
         if self._fd is None:
             raise StoreError("records file is not open for appending")

@@ -87,7 +87,7 @@ class TimeControl:
             raise ValueError(f"empty time control; {TC_SYNTAX}")
         if len(text) > MAX_TEXT:
             raise ValueError(f"time control of {len(text)} characters; at most {MAX_TEXT}")
-        fields: dict = {}
+        fields: dict[str, int] = {}
         for part in text.replace(",", " ").split():
             try:
                 cls._parse_part(part, fields)
@@ -96,8 +96,8 @@ class TimeControl:
         return cls(**fields)
 
     @staticmethod
-    def _parse_part(part: str, fields: dict) -> None:
-        def put(key, value):
+    def _parse_part(part: str, fields: dict[str, int]) -> None:
+        def put(key: str, value: int) -> None:
             if key in fields:
                 raise ValueError(f"{key.replace('_ms', '')} given twice")
             fields[key] = value
@@ -143,7 +143,7 @@ class TimeControl:
         if match["moves"]:
             fields["moves"] = _positive_int(match["moves"], "moves per session", 1, MAX_MOVES)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.base_ms is None and (self.inc_ms or self.moves):
             raise ValueError("an increment or moves per session needs a base time")
 
@@ -220,7 +220,7 @@ class Clock:
         self.moves_made += 1
         if self.remaining_ms is not None:
             self.remaining_ms = max(0, self.remaining_ms - elapsed_ms) + self.tc.inc_ms
-            if self.tc.moves and self.moves_made % self.tc.moves == 0:
+            if self.tc.moves and self.tc.base_ms is not None and self.moves_made % self.tc.moves == 0:
                 self.remaining_ms += self.tc.base_ms
         return elapsed_ms
 
