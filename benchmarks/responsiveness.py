@@ -63,10 +63,14 @@ def main(argv: list[str] | None = None) -> int:
         for job, finished in JOBS.items():
             key = f"{game:<11} {job}"
             for _ in range(args.rounds):
-                engine.send(job)
+                engine.send(job)   # isready probe, then stop (untimed)
                 time.sleep(args.settle)
                 t0 = engine.send("isready")
                 _, t1 = engine.until(lambda line: line == "readyok")
+                engine.send("stop")
+                engine.until(finished)
+                engine.send(job)   # stop probe, nothing sent before it
+                time.sleep(args.settle)
                 t2 = engine.send("stop")
                 _, t3 = engine.until(finished)
                 ready.setdefault(key, []).append((t1 - t0) * 1000)
