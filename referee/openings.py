@@ -30,6 +30,7 @@ from pathlib import Path
 from protocol import GAME_NAMES, game_class
 from protocol.errors import ArenaError
 from protocol.game import Game
+from protocol.messages import whole_number
 
 MAX_RANDOM_PLIES = 200
 MAX_DRAWS = 50
@@ -96,7 +97,7 @@ def parse_source(text: str | None, game_type: str | None = None) -> OpeningSourc
     if text.startswith("random:"):
         value = text[len("random:"):]
         try:
-            plies = int(value)
+            plies = whole_number(value)   # ASCII digits only
         except ValueError:
             raise OpeningError(f"--openings random:PLIES needs a whole number of plies, not {value!r}") from None
         if not 0 <= plies <= MAX_RANDOM_PLIES:
