@@ -16,7 +16,6 @@ DIR`` (re)builds it from records.jsonl at any time.
 from __future__ import annotations
 
 import html
-import json
 import os
 import threading
 import time
@@ -25,12 +24,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from protocol.svg_replay import PartTable, ReplayGame, page_html, record_moves, replay
 
 from .ratings import crosstable
 from .record import GameRecord
+from .schema import RunConfigModel, SchemaError, SummaryModel, load_json
 from .stats import standings, termination_counts
-from .store import CONFIG, RECORDS, SUMMARY, read_records_file, unique_by_game
+from .store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file, unique_by_game
 
 REPORT = "report.html"
 REASON_CHARS = 140
@@ -209,19 +211,22 @@ class ReportBuilder:
         return "".join(out)
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+def _checked_json(path: Path, model: type[BaseModel]) -> dict[str, Any]:
+    """A run file checked against its schema; {} when absent; StoreError when it is not valid."""
+    if not path.exists():
         return {}
-    return data if isinstance(data, dict) else {}
+    try:
+        data, _ = load_json(model, path)
+    except SchemaError as exc:
+        raise StoreError(str(exc)) from None
+    return data
 
 
 def builder_for(run_dir: Path, with_summary: bool = True) -> ReportBuilder:
     """An empty builder titled and described from the run's config.json and summary.json, if any
     (a running run's summary.json is the previous session's, so the runner leaves it out)."""
-    config = _read_json(Path(run_dir) / CONFIG)
-    summary = _read_json(Path(run_dir) / SUMMARY) if with_summary else {}
+    config = _checked_json(Path(run_dir) / CONFIG, RunConfigModel)
+    summary = _checked_json(Path(run_dir) / SUMMARY, SummaryModel) if with_summary else {}
     identity = config.get("identity") if isinstance(config.get("identity"), dict) else config
     assert isinstance(identity, dict)
     names = [str(e["name"]) for e in identity.get("engines", []) if isinstance(e, dict) and "name" in e]

@@ -133,6 +133,17 @@ def _check_tc(value: str | None) -> str | None:
 
 # -- records ---------------------------------------------------------------------------------
 
+class SideModel(_Strict):
+    """`dark` / `light` of a record: the engine's name; the rest (EngineSpec.to_json) typed when given."""
+
+    name: StrictStr
+    cmd: list[StrictStr] | None = None
+    cwd: StrictStr | None = None
+    options: dict[StrictStr, StrictStr] = {}
+    tc: StrictStr | None = None
+    memory_mb: Annotated[StrictInt, Field(ge=1, le=MAX_MEMORY_MB)] | None = None
+    cpu_seconds: Annotated[StrictInt, Field(ge=1, le=MAX_CPU_SECONDS)] | None = None
+
 class MoveModel(_Strict):
     move: StrictStr
     ms: Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
@@ -147,8 +158,8 @@ class RecordModel(_Strict):
     rules_version: StrictStr
     start_position: StrictStr
     opening: list[StrictStr]
-    dark: EngineModel
-    light: EngineModel
+    dark: SideModel
+    light: SideModel
     time_control: dict[Literal["dark", "light"], StrictStr | None]
     moves: list[MoveModel]
     result: Result
@@ -263,6 +274,8 @@ def describe(error: ValidationError, where: str) -> str:
     field = ".".join(str(p) for p in first["loc"] if not _is_type_tag(p)) or "(the whole value)"
     more = error.error_count() - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    if first["type"] == "extra_forbidden":
+        return f"{where}: field {field}: unknown key (a typo? see the documented keys){tail}"
     if first["type"] == "missing":
         return f"{where}: field {field}: missing, expected a value{tail}"
     if not first["loc"]:   # a check of the whole file (model_validator) says it all itself

@@ -126,9 +126,9 @@ def test_engines_file_match_with_command_line_override(tmp_path, engine_dir, cap
 def test_engines_file_errors(tmp_path, capsys):
     toml = tmp_path / "engines.toml"
     toml.write_text('[engines.x]\ncmd = "p"\ncolour = "red"\n')
-    assert "unknown key(s) colour" in usage_error(["match", "--engines-file", str(toml)], capsys)
+    assert "field engines.x.colour: unknown key" in usage_error(["match", "--engines-file", str(toml)], capsys)
     toml.write_text('[engines.x]\ndir = "."\n')
-    assert "engines.x has no cmd" in usage_error(["match", "--engines-file", str(toml)], capsys)
+    assert "field engines.x.cmd: missing" in usage_error(["match", "--engines-file", str(toml)], capsys)
     toml.write_text('[engines.x]\ncmd = "p"\n[engines.y]\ncmd = "q"\n')
     err = usage_error(["match", "--engines-file", str(toml), "-engine", "name=z"], capsys)
     assert "no engine 'z' in the engines file (it has: x, y)" in err
