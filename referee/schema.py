@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -27,7 +28,6 @@ from pydantic import (
     model_validator,
 )
 
-from protocol import GAME_NAMES
 from protocol.messages import MAX_COUNT, MAX_MS
 
 from .terminations import Termination
@@ -42,8 +42,17 @@ MAX_PLIES = 1_000_000
 
 Ms = Annotated[StrictInt, Field(ge=0, le=MAX_MS)]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
-GameName = Literal["isaac", "foundations", "hari"]
-assert set(GAME_NAMES) == {"isaac", "foundations", "hari"}, "schema.GameName must list every game"
+
+
+def _known_game(name: str) -> str:
+    from protocol import registry
+    if name not in registry.names():
+        raise ValueError(f"one of the games {', '.join(registry.names())}")
+    return name
+
+
+GameName = Annotated[StrictStr, AfterValidator(_known_game)]
+"""A registered game's name (protocol.registry), checked when the file is read."""
 Result = Literal["1-0", "0-1", "1/2-1/2"]
 
 M = TypeVar("M", bound=BaseModel)
