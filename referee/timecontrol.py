@@ -62,8 +62,10 @@ def _positive_int(text: str, what: str, minimum: int = 1, maximum: int = MAX_NOD
     if not text.isascii() or not text.isdigit() or len(text) > 25:
         raise ValueError(f"{what} needs a whole number of at most 25 ASCII digits, not {text[:40]!r}")
     value = int(text)
-    if not minimum <= value <= maximum:
-        raise ValueError(f"{what} must be in {minimum}..{maximum}, not {value}")
+    if value < minimum:
+        raise ValueError(f"{what} must be at least {minimum}, not {value}")
+    if value > maximum:
+        raise ValueError(f"{what} must be at most {maximum}, not {value}")
     return value
 
 
