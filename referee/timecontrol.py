@@ -36,7 +36,8 @@ TC_SYNTAX = ("a time control is space-separated parts: 'inf', '[<minutes>:]<seco
 
 def _seconds_to_ms(text: str, what: str) -> int:
     if not _SECONDS_RE.fullmatch(text):
-        raise ValueError(f"{what} needs a number of seconds (ASCII digits, e.g. 10 or 0.5), not {text!r}")
+        raise ValueError(f"{what} needs a non-negative number of seconds (ASCII digits, e.g. 10 or 0.5), "
+                         f"not {_cut(text)}")
     return _bounded_ms(float(text) * 1000, text, what)
 
 
