@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from fuzz_oracles import VALID_RECORD
 
 from referee.cli import main
 from referee.store import Store, StoreError, read_records_file
@@ -166,7 +167,7 @@ def test_resume_refuses_another_configuration(env, tmp_path, capsys):
     capsys.readouterr()
     with pytest.raises(SystemExit) as exc:
         main(match_args(env, out, games=4) + ["--resume"])
-    assert exc.value.code == 1
+    assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "different configuration" in err and "games: stored 2, now 4" in err
     changed = [a.replace("option.Seed=2", "option.Seed=9") for a in match_args(env, out, games=2)]
@@ -176,7 +177,7 @@ def test_resume_refuses_another_configuration(env, tmp_path, capsys):
     # without --resume an existing run is never overwritten
     with pytest.raises(SystemExit) as exc:
         main(match_args(env, out, games=2))
-    assert exc.value.code == 1 and "add --resume" in capsys.readouterr().err
+    assert exc.value.code == 2 and "add --resume" in capsys.readouterr().err
     assert sorted(game_ids(out)) == [0, 1]
 
 
@@ -190,7 +191,7 @@ def test_resume_from_the_directory_refuses_changed_options(env, tmp_path, capsys
                             (["--tc", "1+0"], "--tc without engines")):
         with pytest.raises(SystemExit) as exc:
             main(["match", "--out", str(out), "--resume", *extra])
-        assert exc.value.code == 1
+        assert exc.value.code == 2
         assert expected in capsys.readouterr().err
     # the same values as stored are fine: nothing left to play
     assert main(["match", "--out", str(out), "--resume", "--games", "2", "--seed", "3"]) == 0
@@ -200,7 +201,7 @@ def test_resume_from_the_directory_refuses_changed_options(env, tmp_path, capsys
 def test_resume_of_nothing_says_so(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["match", "--out", str(tmp_path / "none"), "--resume"])
-    assert exc.value.code == 1
+    assert exc.value.code == 2
     assert "holds no run to resume" in capsys.readouterr().err
 
 
@@ -215,11 +216,20 @@ def test_resume_with_only_the_directory(env, tmp_path, capsys):
 
 # -- the store on its own ----------------------------------------------------------
 
+def rec(game_id: int, **extra: object) -> dict:
+    """A complete, valid record (the store validates every record it reads)."""
+    return {**VALID_RECORD, "game_id": game_id, **extra}
+
+
+def line(game_id: int, **extra: object) -> str:
+    return json.dumps(rec(game_id, **extra))
+
+
 def test_store_appends_whole_lines_and_reads_back(tmp_path):
     store = Store(tmp_path)
     store.open_for_append()
     for i in range(3):
-        store.append({"game_id": i, "x": "é"})
+        store.append(rec(i, x="é"))
     store.close()
     records, end = read_records_file(tmp_path / "records.jsonl")
     assert [r["game_id"] for r in records] == [0, 1, 2]
@@ -228,25 +238,26 @@ def test_store_appends_whole_lines_and_reads_back(tmp_path):
 
 def test_store_cuts_a_torn_tail_and_restores_a_lost_newline(tmp_path):
     path = tmp_path / "records.jsonl"
-    path.write_text('{"game_id": 0}\n{"game_id": 1}\n{"game_id": 2, "mo')
+    torn = line(2)[:40]
+    path.write_text(f"{line(0)}\n{line(1)}\n{torn}")
     store = Store(tmp_path)
     assert [r["game_id"] for r in store.read_records()] == [0, 1]
-    assert store.open_for_append() == len('{"game_id": 2, "mo')
-    store.append({"game_id": 2})
+    assert store.open_for_append() == len(torn)
+    store.append(rec(2))
     store.close()
     assert [r["game_id"] for r in Store(tmp_path).read_records()] == [0, 1, 2]
-    path.write_text('{"game_id": 0}\n{"game_id": 1}')          # complete, newline lost
+    path.write_text(f"{line(0)}\n{line(1)}")          # complete, newline lost
     store = Store(tmp_path)
     assert store.open_for_append() == 0
-    store.append({"game_id": 2})
+    store.append(rec(2))
     store.close()
-    assert path.read_text().splitlines() == ['{"game_id": 0}', '{"game_id": 1}', '{"game_id":2}']
+    assert [json.loads(x)["game_id"] for x in path.read_text().splitlines()] == [0, 1, 2]
 
 
 def test_store_rejects_corruption_in_the_middle_and_counts_a_game_once(tmp_path):
     path = tmp_path / "records.jsonl"
-    path.write_text('{"game_id": 0}\nnot json\n{"game_id": 1}\n')
+    path.write_text(f"{line(0)}\nnot json\n{line(1)}\n")
     with pytest.raises(StoreError, match="line 2"):
         Store(tmp_path).read_records()
-    path.write_text('{"game_id": 0, "n": 1}\n{"game_id": 0, "n": 2}\n{"game_id": 1}\n')
+    path.write_text(f"{line(0, n=1)}\n{line(0, n=2)}\n{line(1)}\n")
     assert [(r["game_id"], r.get("n")) for r in Store(tmp_path).read_records()] == [(0, 1), (1, None)]
