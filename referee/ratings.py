@@ -88,7 +88,7 @@ def _fit(cells: list[Cell], n: int) -> tuple[list[float], float, list[list[float
         import numpy as np
         from scipy.optimize import minimize
     except ImportError:
-        raise RatingsUnavailable("ratings need scipy (pip install 'isaac-arena[ratings]')") from None
+        raise RatingsUnavailable("ratings need scipy, a dependency of isaac-arena (reinstall it: pip install isaac-arena)") from None
     dark = np.array([c.dark for c in cells], dtype=int)
     light = np.array([c.light for c in cells], dtype=int)
     games = np.array([c.games for c in cells])
