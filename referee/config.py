@@ -29,6 +29,7 @@ import shlex
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from protocol.messages import whole_number
 
@@ -90,7 +91,7 @@ def parse_engine_words(words: list[str], where: str) -> EngineArgs:
     return out
 
 
-def load_engines_file(path: str) -> dict[str, dict]:
+def load_engines_file(path: str) -> dict[str, dict[str, Any]]:
     """{name: table} from a TOML file's [engines.<name>] tables, checked by schema.EnginesFileModel."""
     from .schema import EnginesFileModel, SchemaError, validate
     where = f"--engines-file {path}"
@@ -110,11 +111,11 @@ def load_engines_file(path: str) -> dict[str, dict]:
         validate(EnginesFileModel, data, where)
     except SchemaError as exc:
         raise ConfigError(str(exc)) from None
-    engines: dict[str, dict] = data["engines"]
+    engines: dict[str, dict[str, Any]] = data["engines"]
     return engines
 
 
-def _split_cmd(cmd, where: str) -> list[str]:
+def _split_cmd(cmd: object, where: str) -> list[str]:
     if isinstance(cmd, list):
         parts = [str(x) for x in cmd]
     else:
@@ -127,7 +128,7 @@ def _split_cmd(cmd, where: str) -> list[str]:
     return parts
 
 
-def _int_value(value, what: str, where: str) -> int | None:
+def _int_value(value: object, what: str, where: str) -> int | None:
     """A bounded whole number (ASCII digits, or a TOML integer the schema already checked)."""
     if value is None:
         return None
@@ -183,7 +184,7 @@ def _sandbox_paths(values: list[str], key: str, directory: str | None, where: st
     return out
 
 
-def _file_list(value, key: str, where: str) -> list[str]:
+def _file_list(value: object, key: str, where: str) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -193,7 +194,7 @@ def _file_list(value, key: str, where: str) -> list[str]:
     raise ConfigError(f"{where}: {key} must be a path or a list of paths")
 
 
-def build_engine(words: list[str], index: int, defaults: Defaults, file_engines: dict[str, dict]) -> EngineSpec:
+def build_engine(words: list[str], index: int, defaults: Defaults, file_engines: dict[str, dict[str, Any]]) -> EngineSpec:
     """One EngineSpec from an -engine's words, the engines file and the defaults."""
     where = f"-engine #{index + 1}"
     own = parse_engine_words(words, where)
@@ -226,7 +227,7 @@ def build_engine(words: list[str], index: int, defaults: Defaults, file_engines:
     if directory is not None and not Path(directory).is_dir():
         raise ConfigError(f"{where}: dir={directory!r} is not a directory")
 
-    def limit(key, fallback):
+    def limit(key: str, fallback: int | None) -> int | None:
         value = own.values.get(key, table.get(key, defaults.each.values.get(key)))
         return _int_value(value, key, where) if value is not None else fallback
 
@@ -251,7 +252,7 @@ def build_engine(words: list[str], index: int, defaults: Defaults, file_engines:
                       readable=_sandbox_paths(readable, "readable", directory, where))
 
 
-def _option_text(value) -> str:
+def _option_text(value: object) -> str:
     """TOML values as the text `setoption` sends (true/false lower-case, as UCI expects)."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -299,6 +300,6 @@ def build_engines(engine_words: list[list[str]], each_words: list[list[str]] | N
     return specs
 
 
-def engine_identity(spec: EngineSpec) -> dict:
+def engine_identity(spec: EngineSpec) -> dict[str, Any]:
     """What defines an engine for --resume (the spec as recorded)."""
     return spec.to_json()

@@ -8,8 +8,12 @@ the opening, every move with the time the referee measured and the engine's last
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 from .terminations import Termination
+
+if TYPE_CHECKING:
+    from protocol.messages import Info
 
 TERMINATIONS = tuple(t.value for t in Termination)
 """Why a game ended (the values of Termination). Every value but 'normal' and 'adjudication' is a forfeit."""
@@ -24,16 +28,16 @@ class MoveRecord:
 
     move: str
     ms: int
-    info: dict | None = None
+    info: dict[str, Any] | None = None
 
-    def to_json(self) -> dict:
-        out = {"move": self.move, "ms": self.ms}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"move": self.move, "ms": self.ms}
         if self.info:
             out["info"] = self.info
         return out
 
     @classmethod
-    def from_json(cls, d: dict) -> MoveRecord:
+    def from_json(cls, d: dict[str, Any]) -> MoveRecord:
         return cls(move=str(d["move"]), ms=int(d["ms"]), info=d.get("info") or None)
 
 
@@ -44,9 +48,9 @@ class GameRecord:
     rules_version: str
     start_position: str
     opening: list[str]
-    dark: dict                     # EngineSpec.to_json() of each side
-    light: dict
-    time_control: dict             # {"dark": str(tc), "light": str(tc)}
+    dark: dict[str, Any]           # EngineSpec.to_json() of each side
+    light: dict[str, Any]
+    time_control: dict[str, Any]   # {"dark": str(tc), "light": str(tc)}
     moves: list[MoveRecord]
     result: str                    # one of RESULTS
     termination: Termination       # a StrEnum: written to JSON as its plain string
@@ -58,14 +62,14 @@ class GameRecord:
     started_at: str = ""
     duration_s: float = 0.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.termination not in TERMINATIONS:
             raise ValueError(f"unknown termination {self.termination!r}; expected one of {TERMINATIONS}")
         self.termination = Termination(self.termination)
         if self.result not in RESULTS:
             raise ValueError(f"unknown result {self.result!r}; expected one of {RESULTS}")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["moves"] = [m.to_json() for m in self.moves]
         out["opening"] = list(self.opening)
@@ -73,7 +77,7 @@ class GameRecord:
         return out
 
     @classmethod
-    def from_json(cls, d: dict) -> GameRecord:
+    def from_json(cls, d: dict[str, Any]) -> GameRecord:
         """Read back a record; unknown keys (from newer writers) are ignored."""
         known = {f.name for f in fields(cls)}
         data = {k: v for k, v in d.items() if k in known}
@@ -92,17 +96,18 @@ class GameRecord:
         side = self.winner
         if side is None:
             return None
-        return (self.dark if side == 0 else self.light).get("name")
+        name = (self.dark if side == 0 else self.light).get("name")
+        return None if name is None else str(name)
 
     def is_forfeit(self) -> bool:
         return self.termination.is_forfeit
 
 
-def info_to_dict(info) -> dict | None:
+def info_to_dict(info: Info | None) -> dict[str, Any] | None:
     """A protocol.messages.Info as a compact dict (only the fields the engine gave)."""
     if info is None:
         return None
-    out = {}
+    out: dict[str, Any] = {}
     for key, value in asdict(info).items():
         if value is None or value == []:
             continue
