@@ -37,6 +37,18 @@ class Options:
     def __getitem__(self, name: str) -> OptionValue:
         return self.values[name]
 
+    def text(self, name: str) -> str:
+        """The value of a combo or string option (its spec guarantees a str)."""
+        value = self.values[name]
+        assert isinstance(value, str), f"option {name} is not a text option"
+        return value
+
+    def number(self, name: str) -> int:
+        """The value of a spin option (its spec guarantees an int)."""
+        value = self.values[name]
+        assert isinstance(value, int) and not isinstance(value, bool), f"option {name} is not a spin option"
+        return value
+
     def lines(self) -> list[str]:
         """The `option name ... type ...` lines of the `uci` answer."""
         return [spec.format() for spec in OPTION_SPECS]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
@@ -37,7 +37,7 @@ class Output:
                 return
             self._write(line + "\n")
 
-    def send_lines(self, lines) -> None:
+    def send_lines(self, lines: Iterable[str]) -> None:
         """Print several lines as one block (no other line comes between them)."""
         with self._lock:
             text = "".join(line + "\n" for line in lines)

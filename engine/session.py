@@ -16,7 +16,7 @@ from protocol.game import Game
 from protocol.messages import GoCommand, move_columns, parse_position_command
 
 from .options import Options
-from .strategies import Limits, make_strategy
+from .strategies import Limits, Strategy, make_strategy
 
 
 class CommandError(ValueError):
@@ -28,9 +28,9 @@ class Session:
 
     def __init__(self, options: Options):
         self.options = options
-        self.variant: str = options["UCI_Variant"]
-        self.rng = random.Random(options["Seed"])
-        self.strategy = None
+        self.variant = options.text("UCI_Variant")
+        self.rng = random.Random(options.number("Seed"))
+        self.strategy: Strategy | None = None
         """The strategy object, made on the first `go` after a change (its state lives across moves)."""
         self._game: Game | None = None
         self._fen: str | None = None
@@ -58,12 +58,12 @@ class Session:
 
     def new_rng(self) -> None:
         """A generator seeded from the Seed option (at start, `ucinewgame` and when Seed is set)."""
-        self.rng = random.Random(self.options["Seed"])
+        self.rng = random.Random(self.options.number("Seed"))
 
-    def get_strategy(self):
+    def get_strategy(self) -> Strategy:
         """The strategy named by the Strategy option, made on first use after a change."""
         if self.strategy is None:
-            self.strategy = make_strategy(self.options["Strategy"])
+            self.strategy = make_strategy(self.options.text("Strategy"))
         return self.strategy
 
     def prepare(self, strategy: bool = True) -> None:
@@ -88,7 +88,7 @@ class Session:
         time_left, increment = go.clock(self.game.turn)
         return Limits(time_left=time_left, increment=increment, movestogo=go.movestogo,
                       movetime=go.movetime, depth=go.depth, nodes=go.nodes, infinite=go.infinite,
-                      move_overhead=self.options["MoveOverhead"])
+                      move_overhead=self.options.number("MoveOverhead"))
 
     def _reset_position(self) -> None:
         self._game, self._fen, self._moves = None, None, []
