@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
+from itertools import islice
 
 from .board import DARK, LIGHT
 from .errors import GameOverError, IllegalMoveError
@@ -125,6 +126,13 @@ class Game(ABC):
     def count_legal_moves(self) -> int:
         """len(list(legal_moves())), computed without building moves where possible."""
         return sum(1 for _ in self.legal_moves())
+
+    def legal_moves_from(self, start: int) -> Iterator[Move]:
+        """``legal_moves()`` from index `start` on (0-based), for paging long move lists.
+
+        Games with huge move lists override this to skip whole groups of moves by
+        counting them instead of building them."""
+        return islice(self.legal_moves(), start, None)
 
     @abstractmethod
     def parse_move(self, text: str) -> Move:

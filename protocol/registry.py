@@ -58,6 +58,12 @@ class GameEntry:
     """The game's measure (``Game.scores``) is better when lower (FOUNDATIONS: value left in hand)."""
     measure: str = "{} points"
     """How prose shows one player's measure: ``measure.format(score)``, e.g. 'score 36'."""
+    step_joiner: str = ""
+    """How a move entered in several steps (SPEC 9.11) joins them in notation: ISAAC ':' (``xc3c7`` then
+    ``36``: ``xc3c7:36``), HARI ',' (slides, then the play); '' when every move is one step."""
+    step_expander: str = ""
+    """'module:function' answering a partly entered move (a ``protocol.steps.StepExpander``), set
+    together with ``step_joiner``; '' when every move is one step (``protocol.steps.one_word_steps``)."""
 
     def game_class(self) -> type[Game]:
         """The Game subclass (its module is imported on first use)."""
@@ -74,6 +80,10 @@ def register(entry: GameEntry) -> GameEntry:
         raise ValueError(f"game names are lower-case letters: {entry.name!r}")
     if entry.name in _GAMES:
         raise ValueError(f"game {entry.name!r} is already registered")
+    if bool(entry.step_joiner) != bool(entry.step_expander):
+        raise ValueError(f"game {entry.name!r}: step_joiner and step_expander go together")
+    if entry.step_expander and ":" not in entry.step_expander:
+        raise ValueError(f"game {entry.name!r}: step_expander is 'module:function', not {entry.step_expander!r}")
     _GAMES[entry.name] = entry
     return entry
 
@@ -110,6 +120,7 @@ register(GameEntry(
     name="isaac", title="ISAAC", module="protocol.isaac", class_name="IsaacGame",
     move_syntax=MoveSyntax.PLACE_REMOVE, move_help="c3c7, xc3c7:36 or pass",
     start=f"isaac -/- {_FULL}/{_FULL} d - place 0/0", phase_and_scores=True, measure="score {}",
+    step_joiner=":", step_expander="protocol.isaac_steps:isaac_steps",
 ))
 register(GameEntry(
     name="foundations", title="FOUNDATIONS", module="protocol.foundations", class_name="FoundationsGame",
@@ -120,6 +131,7 @@ register(GameEntry(
     name="hari", title="HARI", module="protocol.hari", class_name="HariGame",
     move_syntax=MoveSyntax.SLIDE_PLAY, move_help="slides then a play, e.g. d4d8>d5d9,a0a2, or pass",
     start=f"hari -/- {_FULL}/{_FULL} d -", measure="{} on the board",
+    step_joiner=",", step_expander="protocol.hari_steps:hari_steps",
 ))
 
 __all__ = ["GameEntry", "MoveSyntax", "entries", "entry", "lookup", "names", "register", "unregister"]

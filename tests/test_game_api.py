@@ -85,6 +85,11 @@ def check_moves(game: Game, rng: random.Random) -> None:
         assert len({str(m) for m in listed}) == count, "a move is listed twice"
     else:
         assert len(listed) == LIST_LIMIT + 1
+    if listed:  # paging: the moves from an index on are the list's tail, none past the end
+        k = rng.randrange(len(listed))
+        tail = listed[k:k + 3]
+        assert list(islice(game.legal_moves_from(k), len(tail))) == tail
+    assert next(game.legal_moves_from(count), None) is None
     if game.is_over():
         assert count == 0 and game.random_move(rng) is None
         return

@@ -191,3 +191,34 @@ def test_greedy_plays_a_game_it_has_no_rule_for_by_the_game_s_measure(toy):
     move = GreedyStrategy().choose(game, Limits(), threading.Event(), lambda info: None, random.Random(1))
     assert isinstance(move, Place) and move.segment.length == 4  # covers the most cells
     assert game.position() == toy.start
+
+
+def test_step_entry_works_for_a_game_that_declares_no_steps(toy):
+    """No step_joiner/step_expander: every legal move is one completing step (SPEC 9.11)."""
+    from protocol.steps import StepError, complete_move, next_steps
+
+    game = protocol.game_from_position("toy a0c0/- 4/34 l -")
+    answer = next_steps(game, [])
+    assert answer.prefix == "" and all(o.completes for o in answer.options)
+    assert [o.word for o in answer.options] == [str(m) for m in game.legal_moves()]
+    assert complete_move("toy", "", "j6j9") == "j6j9"
+    chosen = next_steps(game, ["j9j6"])  # either end first: the answer is the canonical move
+    assert chosen.line() == "steps j6j9" and chosen.move == Place(game.parse_move("j6j9").segment)
+    with pytest.raises(StepError, match="step 2 'a5a7': the move is already complete"):
+        next_steps(game, ["j6j9", "a5a7"])
+    with pytest.raises(StepError, match="step 1 'a0c0': illegal"):
+        next_steps(game, ["a0c0"])
+    game.play("j6j9")
+    game.play("a5d5")
+    game.play("j0j2")
+    assert next_steps(game, []).line() == "steps - pass*"  # Dark has nothing left to place
+
+
+def test_a_registry_entry_declares_its_step_joiner_and_expander_together():
+    fields = dict(name="toy", title="TOY", module=__name__, class_name="ToyGame",
+                  move_syntax=registry.MoveSyntax.PLACE_REMOVE, move_help="c3c5 or pass", start="toy -/- 34/34 d -")
+    with pytest.raises(ValueError, match="step_joiner and step_expander go together"):
+        registry.register(registry.GameEntry(**fields, step_joiner=","))
+    with pytest.raises(ValueError, match="step_expander is 'module:function'"):
+        registry.register(registry.GameEntry(**fields, step_joiner=",", step_expander="protocol.steps"))
+    assert "toy" not in registry.names()
