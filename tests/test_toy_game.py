@@ -222,3 +222,31 @@ def test_a_registry_entry_declares_its_step_joiner_and_expander_together():
     with pytest.raises(ValueError, match="step_expander is 'module:function'"):
         registry.register(registry.GameEntry(**fields, step_joiner=",", step_expander="protocol.steps"))
     assert "toy" not in registry.names()
+
+
+@pytest.mark.parametrize("strategy", ["heuristic", "flatmc"])
+def test_heuristic_and_flatmc_play_a_game_they_have_no_rule_for_legally_to_the_end(toy, strategy):
+    from engine.strategies import make_strategy
+    from engine.strategies.base import Limits
+
+    player = make_strategy(strategy)
+    game = ToyGame.start()
+    rng = random.Random(5)
+    plies = 0
+    while not game.is_over():
+        before = game.position()
+        move = player.choose(game.copy(), Limits(nodes=200), threading.Event(), lambda info: None, rng)
+        assert game.position() == before
+        assert move in list(game.legal_moves()), f"{strategy} chose {move} in {before}"
+        game.push(move)
+        plies += 1
+        assert plies < 20
+    assert game.result() is not None and sum(game.hand(DARK)) + sum(game.hand(LIGHT)) < 4
+
+
+def test_heuristic_prefers_the_move_that_leaves_the_better_measure_in_a_game_it_has_no_rule_for(toy):
+    from engine.strategies.heuristic import ranked_moves
+
+    ranked = ranked_moves(ToyGame.start(), random.Random(2))
+    assert ranked[0][1].segment.length == 4  # covers the most cells
+    assert {m.segment.length for _, m in ranked} == {3, 4} and len(ranked) == len(list(ToyGame.start().legal_moves()))

@@ -7,10 +7,13 @@ A sparring partner of a different kind from `search` (SPEC.md 9.7):
 - each playout plays both sides on to the end of the game (at most
   PLAYOUT_PLIES plies) with a cheap policy: FOUNDATIONS and HARI the shortest
   allowed piece placed snugly (sometimes another length; HARI slides one piece
-  when nothing fits), ISAAC uniformly random legal moves;
+  when nothing fits), ISAAC and any other registered game uniformly random
+  legal moves;
 - playouts are shared out by UCB1 over the candidates (no statistics below the
   root); the answer is the candidate with the best mean result (a win 1, a draw
-  1/2, blended a little with the final margin).
+  1/2, blended a little with the final margin). A playout cut short is valued
+  by the game's static guess; in a game without one, by who leads on the
+  game's measure (1, 1/2 or 0).
 
 It thinks for the whole time it is given (as `search` does), polls `stop`
 between playouts, and is reproducible for a node limit and a Seed.
@@ -25,6 +28,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from protocol import registry
+from protocol.foundations import FoundationsGame
+from protocol.game import Game
+from protocol.hari import HariGame
+from protocol.isaac import IsaacGame
 from protocol.messages import Info
 from protocol.moves import PASS
 
@@ -37,41 +45,77 @@ UCB_C = 0.4
 
 
 Policy = Callable[[Any, random.Random], Any]
+Valuer = Callable[[Any, int], float]
+"""1/0.5/0 for a colour at a game end (margin blended in), or a static guess if cut short."""
+
+
+def _random_policy(game: Any, rng: random.Random) -> Any:
+    return game.random_move(rng) or PASS
+
+
+def _hari_policy(game: Any, rng: random.Random) -> Any:
+    from engine.search.hari_search import playout_move
+    return playout_move(game, rng)
+
+
+def _foundations_policy(game: Any, rng: random.Random) -> Any:
+    from engine.search.foundations_search import playout_move
+    return playout_move(game, rng)
+
+
+def _hari_value(game: Any, color: int) -> float:
+    from engine.search import hari_search as H
+    if game.is_over():
+        return H.terminal_value(game, color)
+    return float(H.HariKnowledge().static_value(game, color))
+
+
+def _foundations_value(game: Any, color: int) -> float:
+    from engine.search import foundations_search as F
+    if game.is_over():
+        return F.terminal_value(game, color)
+    return float(F.static_value(game, color))
+
+
+def _isaac_value(game: Any, color: int) -> float:
+    from engine.search.context import logistic
+    if game.is_over():
+        return _outcome_value(game, color)
+    from engine.search.isaac_search import POINT_SCALE, evaluate
+    value = evaluate(game)
+    return logistic((value if game.turn == color else -value) / POINT_SCALE)
+
+
+def _outcome_value(game: Any, color: int) -> float:
+    result = game.result()
+    return 0.5 if result.winner is None else (1.0 if result.winner == color else 0.0)
+
+
+def _measure_value(game: Any, color: int) -> float:
+    """Any other registered game: the outcome at a game end, else who leads by the game's measure."""
+    if game.is_over():
+        return _outcome_value(game, color)
+    sign = -1 if registry.entry(game.name).lower_score_wins else 1
+    margin = sign * (game.scores[color] - game.scores[1 - color])
+    return 0.5 if margin == 0 else (1.0 if margin > 0 else 0.0)
+
+
+_PLAYOUTS: dict[type[Game], tuple[Policy, Valuer]] = {
+    IsaacGame: (_random_policy, _isaac_value),
+    FoundationsGame: (_foundations_policy, _foundations_value),
+    HariGame: (_hari_policy, _hari_value),
+}
+"""Each game's playout policy and end-of-playout value (module docstring); others: _GENERIC."""
+_GENERIC: tuple[Policy, Valuer] = (_random_policy, _measure_value)
 
 
 def _playout_policy(game: Any) -> Policy:
-    if game.name == "hari":
-        from engine.search.hari_search import playout_move as hari_policy
-        return hari_policy
-    if game.name == "foundations":
-        from engine.search.foundations_search import playout_move as foundations_policy
-        return foundations_policy
-
-    def random_policy(g: Any, rng: random.Random) -> Any:
-        return g.random_move(rng) or PASS
-    return random_policy
+    return _PLAYOUTS.get(type(game), _GENERIC)[0]
 
 
 def _final_value(game: Any, color: int) -> float:
     """1/0.5/0 for `color` at a game end (margin blended in), or a static guess if cut short."""
-    from engine.search.context import logistic
-
-    if game.name == "hari":
-        from engine.search import hari_search as H
-        if game.is_over():
-            return H.terminal_value(game, color)
-        return float(H.HariKnowledge().static_value(game, color))
-    if game.name == "foundations":
-        from engine.search import foundations_search as F
-        if game.is_over():
-            return F.terminal_value(game, color)
-        return float(F.static_value(game, color))
-    if game.is_over():
-        result = game.result()
-        return 0.5 if result.winner is None else (1.0 if result.winner == color else 0.0)
-    from engine.search.isaac_search import POINT_SCALE, evaluate
-    value = evaluate(game)
-    return logistic((value if game.turn == color else -value) / POINT_SCALE)
+    return _PLAYOUTS.get(type(game), _GENERIC)[1](game, color)
 
 
 def candidates(game: Any, rng: random.Random) -> list[Any]:
@@ -145,6 +189,11 @@ class FlatMCStrategy:
 
 
 def _moves_left(game: Any) -> int:
+    """The game's searcher's estimate for the clock; for a game without one, the pieces in hand."""
     from engine.search.driver import searcher_for
 
-    return int(searcher_for(game).moves_left(game))
+    try:
+        searcher = searcher_for(game)
+    except ValueError:
+        return max(1, int(sum(game.hand(game.turn))))
+    return int(searcher.moves_left(game))

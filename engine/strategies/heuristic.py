@@ -16,6 +16,9 @@ A sparring partner that actually plays the games (SPEC.md 9.7 quotes these rules
 - ISAAC: placement: among the best placements by the line guess, the one whose
   position evaluates best for us (value placed, pieces, potential); scoring: the
   removal after which the scoring evaluation is best for us.
+- Any other registered game: every legal move, judged by the measures
+  (``Game.scores``) it leaves: ours minus the opponent's, the better way round
+  as the game's registry entry says; a move that wins outright comes first.
 
 Ties are broken by the generator seeded from the Seed option.
 """
@@ -27,7 +30,12 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from protocol import registry
 from protocol.board import LENGTHS, hand_value, iter_placements
+from protocol.foundations import FoundationsGame
+from protocol.game import Game
+from protocol.hari import HariGame
+from protocol.isaac import IsaacGame
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove
 
@@ -39,6 +47,11 @@ SNUG_PER_LENGTH = 8
 """HARI and FOUNDATIONS: placements per length judged fully (the snuggest ones)."""
 ISAAC_TOP = 12
 """ISAAC: placements (best by the line guess) judged by the evaluation."""
+WIN = 1e6
+"""The value of a move that ends the game won (minus: lost)."""
+
+Scored = list[tuple[float, Any]]
+Ranker = Callable[[Any, random.Random, threading.Event | None], Scored]
 
 
 class HeuristicStrategy:
@@ -56,12 +69,7 @@ class HeuristicStrategy:
 
 def ranked_moves(game: Any, rng: random.Random, stop: threading.Event | None = None) -> list[tuple[float, Any]]:
     """(score, move) best first for the side to move; never empty (PASS when nothing else)."""
-    if game.name == "hari":
-        scored = _hari(game, rng, stop)
-    elif game.name == "foundations":
-        scored = _foundations(game, rng, stop)
-    else:
-        scored = _isaac(game, rng, stop)
+    scored = _RANKERS.get(type(game), _by_measure)(game, rng, stop)
     if not scored:
         return [(0.0, next(iter(game.legal_moves()), PASS))]
     scored.sort(key=lambda kv: -kv[0])
@@ -183,7 +191,7 @@ def _isaac(game: Any, rng: random.Random, stop: threading.Event | None) -> list[
         try:
             if game.is_over():
                 result = game.result()
-                value = 0.0 if result.winner is None else (1e6 if result.winner == me else -1e6)
+                value = 0.0 if result.winner is None else (WIN if result.winner == me else -WIN)
             else:
                 value = evaluate(game)
                 if game.turn != me:
@@ -193,3 +201,35 @@ def _isaac(game: Any, rng: random.Random, stop: threading.Event | None) -> list[
         scored.append((value + 0.001 * rng.random(), move))
     return scored
 
+
+
+# -- any other registered game ------------------------------------------------------------
+
+def _by_measure(game: Any, rng: random.Random, stop: threading.Event | None) -> Scored:
+    """Every legal move, valued by the measure margin it leaves (see the module docstring)."""
+    me = game.turn
+    sign = -1 if registry.entry(game.name).lower_score_wins else 1
+    scored: Scored = []
+    for i, move in enumerate(list(game.legal_moves())):
+        if _stopped(stop, i) and scored:
+            break
+        game.push(move)
+        try:
+            result = game.result() if game.is_over() else None
+            if result is not None and result.winner is not None:
+                value = WIN if result.winner == me else -WIN
+            else:
+                scores = game.scores
+                value = float(sign * (scores[me] - scores[1 - me]))
+        finally:
+            game.pop()
+        scored.append((value + 0.001 * rng.random(), move))
+    return scored
+
+
+_RANKERS: dict[type[Game], Ranker] = {
+    IsaacGame: _isaac,
+    FoundationsGame: _foundations,
+    HariGame: _hari,
+}
+"""The heuristic of each game the module docstring describes; other registered games use _by_measure."""
