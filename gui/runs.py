@@ -17,7 +17,7 @@ from protocol.errors import ArenaError
 from referee.live import LIVE
 from referee.record import GameRecord
 from referee.stats import standings
-from referee.store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file, unique_by_game
+from referee.store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file
 
 from .board import board_svg_text
 
@@ -65,7 +65,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
         records, _ = read_records_file(path / RECORDS)
     except StoreError as exc:
         raise RunError(str(exc)) from None
-    return unique_by_game(records)
+    return records
 
 
 def run_summary(name: str, path: Path) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .store import read_records_file, unique_by_game
+from .store import read_records_file
 
 LINE_WIDTH = 79
 
@@ -146,7 +146,8 @@ def records_to_pgn(records: list[dict[str, Any]], event: str = "isaac-referee") 
 
 
 def export_file(records_path: str, event: str = "isaac-referee") -> str:
-    """PGN text of a records.jsonl (torn last line ignored, repeated games once)."""
+    """PGN text of a records.jsonl (torn last line ignored; any other bad line, a repeated
+    game_id included, raises StoreError)."""
     records, _ = read_records_file(records_path)
-    return records_to_pgn(unique_by_game(records), event)
+    return records_to_pgn(records, event)
 

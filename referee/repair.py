@@ -2,8 +2,9 @@
 
 The referee never drops or changes a record silently (`--resume` and `export-pgn` stop at the
 first bad line). Repair is the explicit way out: every line that is not a valid record
-(schema.RecordModel), torn last line included, is appended to records.rejected.jsonl beside
-it, byte for byte, and records.jsonl is rewritten atomically with the valid lines, in order.
+(schema.RecordModel), torn last line included, and every later record of a game_id an earlier
+line already holds, is appended to records.rejected.jsonl beside it, byte for byte, and
+records.jsonl is rewritten atomically with the valid lines, in order.
 """
 
 from __future__ import annotations

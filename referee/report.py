@@ -32,7 +32,7 @@ from .ratings import crosstable
 from .record import GameRecord
 from .schema import RunConfigModel, SchemaError, SummaryModel, load_json
 from .stats import standings, termination_counts
-from .store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file, unique_by_game
+from .store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file
 
 REPORT = "report.html"
 REASON_CHARS = 140
@@ -247,7 +247,7 @@ def build_report(run_dir: str | Path) -> Path:
     run_dir = Path(run_dir)
     records, _ = read_records_file(run_dir / RECORDS)
     builder = builder_for(run_dir)
-    for record in unique_by_game(records):
+    for record in records:
         builder.add(record)
     return builder.write(run_dir)
 

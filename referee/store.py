@@ -39,7 +39,10 @@ def _dir_problem(path: Path) -> str | None:
 
 def scan_records(path: str | Path) -> tuple[list[tuple[int, bytes, dict[str, Any] | str]], int, bool]:
     """Every line of a JSONL records file, checked: ([(line number, raw bytes, record or problem)],
-    byte length of the whole-line prefix, whether the last line is unterminated (torn))."""
+    byte length of the whole-line prefix, whether the last line is unterminated (torn)).
+
+    A valid record whose game_id an earlier line already holds is a problem too (the first stays).
+    """
     path = Path(path)
     problem = _dir_problem(path)
     if problem:
@@ -54,8 +57,17 @@ def scan_records(path: str | Path) -> tuple[list[tuple[int, bytes, dict[str, Any
     if not torn:
         lines.pop()
     out: list[tuple[int, bytes, dict[str, Any] | str]] = []
+    first_line: dict[int, int] = {}   # game_id -> line of its first record
     for number, raw in enumerate(lines, 1):
         checked = check_record_line(raw, f"{path}, line {number}") if raw.strip() else "empty line"
+        if isinstance(checked, dict):
+            # the runner appends each finished game once (the cluster submitter too, keyed by
+            # game id), so a repeated game_id is corruption: which record counts is not ours to pick
+            game_id = checked["game_id"]
+            if game_id in first_line:
+                checked = f"{path}, line {number}: game_id {game_id} already recorded at line {first_line[game_id]}"
+            else:
+                first_line[game_id] = number
         out.append((number, raw, checked))
     return out, whole_end, torn
 
@@ -81,8 +93,8 @@ def read_records_file(path: str | Path) -> tuple[list[dict[str, Any]], int]:
 
     Only a torn last line (no newline after it: the write that was interrupted) that is not a
     valid record is left out; any other bad line, wherever it is, raises StoreError naming the
-    file, line and field (`isaac-referee repair` moves such lines aside). Records are never
-    changed or dropped silently.
+    file, line and field, and a repeated game_id raises naming both lines (`isaac-referee repair`
+    moves such lines aside). Records are never changed or dropped silently.
     """
     lines, whole_end, torn = scan_records(path)
     records: list[dict[str, Any]] = []
@@ -92,24 +104,14 @@ def read_records_file(path: str | Path) -> tuple[list[dict[str, Any]], int]:
         if not raw.strip():
             continue   # an empty line holds no record
         if isinstance(checked, str):
-            if last and torn:
-                break
+            if last and torn and isinstance(check_record_line(raw, ""), str):
+                break   # the interrupted write (a whole record that repeats a game_id is not)
             raise StoreError(f"{checked}; run 'isaac-referee repair' on the directory to move bad "
                              f"lines aside, or fix that line")
         records.append(checked)
         if last and torn:
             keep = whole_end + len(raw)   # a whole record whose newline was lost: kept
     return records, keep
-
-
-def unique_by_game(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Records with the first of any repeated game_id kept (a game counts once)."""
-    seen, out = set(), []
-    for record in records:
-        if record["game_id"] not in seen:
-            seen.add(record["game_id"])
-            out.append(record)
-    return out
 
 
 def _last_byte(path: Path) -> bytes:
@@ -186,7 +188,7 @@ class Store:
     # -- records ---------------------------------------------------------------
     def read_records(self) -> list[dict[str, Any]]:
         records, _ = read_records_file(self.path(RECORDS))
-        return unique_by_game(records)
+        return records
 
     def open_for_append(self) -> int:
         """Open records.jsonl for appending after cutting off a torn final line; returns bytes cut."""

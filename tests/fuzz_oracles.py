@@ -255,6 +255,7 @@ def check_records(case: tuple[list[bytes], bool]) -> None:
     bad = [i for i, v in enumerate(valid) if v is None and lines[i].strip()]
     assert not bad or (torn and bad == [len(lines) - 1]), (bad, torn)
     assert len(records) == len([v for v in valid if v is not None]), "a valid record was dropped"
+    assert len({r["game_id"] for r in records}) == len(records), "a repeated game_id was accepted"
     assert keep == len(data) or (torn and bad), (keep, len(data))
 
 
@@ -312,7 +313,9 @@ SEEDS: dict[str, list[Any]] = {
                      {"a": {"cmd": "x", "dir": 5}}, {"a": {"cmd": [1, 2]}}, {"a": {"cmd": "x", "memory_mb": 10**20}}],
     "records": [([json.dumps({**VALID_RECORD, "game_id": True}).encode()], False),
                 ([json.dumps({**VALID_RECORD, "result": "bogus"}).encode()], False),
-                ([json.dumps(VALID_RECORD).encode(), b'{"game_id": 1'], True)],
+                ([json.dumps(VALID_RECORD).encode(), b'{"game_id": 1'], True),
+                ([json.dumps(VALID_RECORD).encode()] * 2, False),
+                ([json.dumps(VALID_RECORD).encode()] * 2, True)],
     "run-config": [("games", "4"), ("game", "chess"), ("engines", []), ("openings", [{"moves": ["a0a9"]}])],
 }
 """Known bad inputs (from issue 12), always tried first."""

@@ -123,6 +123,53 @@ def test_repair_moves_bad_lines_aside_byte_for_byte(run_dir, capsys):
     assert "nothing to repair; 2 valid records" in out
 
 
+def duplicate_first_game(run: Path, *, torn: bool = False) -> bytes:
+    """records.jsonl with game 0's line written again at the end (line 3): corruption, since the
+    runner appends each finished game once. `torn`: without its final newline."""
+    path = run / RECORDS
+    data = path.read_bytes()
+    path.write_bytes(data + data.split(b"\n")[0] + (b"" if torn else b"\n"))
+    return path.read_bytes()
+
+
+def test_a_repeated_game_id_stops_export_report_and_resume_and_changes_nothing(run_dir, capsys):
+    before = duplicate_first_game(run_dir)
+    for argv in (["export-pgn", str(run_dir)], ["report", str(run_dir)],
+                 ["match", "--out", str(run_dir), "--resume"]):
+        code, _, err = cli(*argv, capsys=capsys)
+        assert code == 2, (argv, err)
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert f"{run_dir / RECORDS}, line 3: game_id 0 already recorded at line 1" in err, err
+        assert "isaac-referee repair" in err
+    assert (run_dir / RECORDS).read_bytes() == before
+    assert not (run_dir / REJECTED).exists()
+
+
+def test_a_whole_repeated_record_is_not_cut_as_a_torn_line(run_dir):
+    path = run_dir / RECORDS
+    before = duplicate_first_game(run_dir, torn=True)
+    with pytest.raises(StoreError, match="line 3: game_id 0 already recorded at line 1"):
+        read_records_file(path)
+    with pytest.raises(StoreError, match="line 3: game_id 0"):
+        Store(run_dir).open_for_append()
+    assert path.read_bytes() == before
+
+
+def test_repair_moves_later_records_of_a_repeated_game_id_aside(run_dir, capsys):
+    path = run_dir / RECORDS
+    lines = path.read_bytes().split(b"\n")[:2]
+    changed = json.dumps({**json.loads(lines[1]), "result": "1/2-1/2"}).encode()   # same game, other result
+    path.write_bytes(b"\n".join([lines[0], lines[1], changed, lines[0]]) + b"\n")
+    code, out, _ = cli("repair", str(run_dir), capsys=capsys)
+    assert code == 0 and out.startswith("moved 2 bad lines") and "2 valid records kept" in out, out
+    assert "line 3: game_id 1 already recorded at line 2" in out
+    assert "line 4: game_id 0 already recorded at line 1" in out
+    assert (run_dir / REJECTED).read_bytes() == changed + b"\n" + lines[0] + b"\n"
+    assert path.read_bytes() == lines[0] + b"\n" + lines[1] + b"\n"   # the first of each game stays
+    code, out, _ = cli("export-pgn", str(run_dir), capsys=capsys)
+    assert code == 0 and out.count("[Result ") == 2
+
+
 CONFIGS = {
     "a list": (lambda c: [], "expected a JSON object"),
     "no cmd": (lambda c: _engine0(c, lambda e: {k: v for k, v in e.items() if k != "cmd"}),
