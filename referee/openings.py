@@ -26,6 +26,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from protocol import GAME_NAMES, game_class
 from protocol.errors import ArenaError
@@ -46,11 +47,11 @@ class Opening:
     start_position: str | None
     moves: tuple[str, ...] = field(default_factory=tuple)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"start_position": self.start_position, "moves": list(self.moves)}
 
     @classmethod
-    def from_json(cls, data: dict) -> Opening:
+    def from_json(cls, data: dict[str, Any]) -> Opening:
         return cls(data.get("start_position"), tuple(data.get("moves", ())))
 
     def describe(self) -> str:
@@ -67,7 +68,7 @@ class OpeningSource:
     path: str | None = None
     sha256: str | None = None
 
-    def identity(self) -> dict:
+    def identity(self) -> dict[str, Any]:
         """What must not change between a run and its resume."""
         if self.kind == "random":
             return {"kind": "random", "plies": self.plies}
@@ -182,7 +183,8 @@ class OpeningBook:
         self.game_type = game_type
         self.source = source
         self.seed = seed
-        self._file = read_opening_file(game_type, source.path) if source.kind == "file" else []
+        self._file = (read_opening_file(game_type, source.path)
+                      if source.kind == "file" and source.path is not None else [])
         self._cache: dict[int, Opening] = {}
 
     @classmethod

@@ -10,15 +10,25 @@ illegal move: it would fall back to the first legal move and say so.
 from __future__ import annotations
 
 import gc
+import random
 import sys
+import threading
+from collections.abc import Callable
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from protocol.game import Game
 from protocol.messages import Info
-from protocol.moves import PASS
+from protocol.moves import PASS, Move
 
 from .context import SearchContext
 from .timeman import TimeManager
+
+if TYPE_CHECKING:
+    from engine.strategies.base import Limits
+
+Report = Callable[[Info], None] | None
+"""Where `info` lines go; None for a silent search (the warm-up)."""
 
 
 def searcher_for(game: Any) -> Any:
@@ -30,7 +40,8 @@ def searcher_for(game: Any) -> Any:
                          f"(engine/search/{game.name}_search.py)") from None
 
 
-def search(game, limits, stop, report, rng, started: float | None = None):
+def search(game: Game, limits: Limits, stop: threading.Event, report: Report, rng: random.Random,
+           started: float | None = None) -> Move:
     """The move Strategy search plays in `game` under `limits` (see engine.strategies.base).
 
     The cyclic garbage collector is paused while searching: a search tree holds
@@ -45,7 +56,8 @@ def search(game, limits, stop, report, rng, started: float | None = None):
             gc.enable()
 
 
-def _search(game, limits, stop, report, rng, started):
+def _search(game: Game, limits: Limits, stop: threading.Event, report: Report, rng: random.Random,
+            started: float | None) -> Move:
     if game.is_over():  # the front end answers `bestmove (none)` itself; never search then
         raise ValueError("search: the game is over, there is no move to choose")
     module = searcher_for(game)
@@ -63,7 +75,7 @@ def _search(game, limits, stop, report, rng, started):
     return move
 
 
-def _checked(game, move, ctx):
+def _checked(game: Game, move: Move | None, ctx: SearchContext) -> Move:
     """`move` in canonical form if legal; otherwise (a bug) the first legal move, with a warning."""
     if move is not None:
         try:

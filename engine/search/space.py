@@ -7,10 +7,12 @@ space), and a fast estimate of how much of a hand still fits.
 
 from __future__ import annotations
 
-from protocol.board import ALL_CELLS, H_SEG, LENGTHS, SEGMENTS, V_SEG, VALUE, placement_starts
+from collections.abc import Sequence
+
+from protocol.board import ALL_CELLS, H_SEG, LENGTHS, SEGMENTS, V_SEG, VALUE, Segment, placement_starts
 
 
-def _neighbours(seg) -> int:
+def _neighbours(seg: Segment) -> int:
     mask = 0
     for c in seg.cells:
         r, f = divmod(c, 10)
@@ -30,7 +32,7 @@ NEIGHBOURS = [_neighbours(s) for s in SEGMENTS]
 PERIMETER = [2 * s.length + 2 for s in SEGMENTS]
 
 
-def free_neighbours(seg, empty: int) -> int:
+def free_neighbours(seg: Segment, empty: int) -> int:
     """Empty cells touching the piece: fewer means a snugger fit and less wasted space."""
     return (NEIGHBOURS[seg.index] & empty).bit_count()
 
@@ -49,10 +51,11 @@ def dead_cells(empty: int, length: int) -> int:
     return (empty & ~usable_cells(empty, length)).bit_count()
 
 
-def first_fit(empty: int, n: int):
+def first_fit(empty: int, n: int) -> Segment | None:
     """A snug placement of length n in `empty` (fewest free neighbours, first found), or None."""
     h, v = placement_starts(empty, n)
-    best, best_free = None, 99
+    best: Segment | None = None
+    best_free = 99
     for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
         scanned = 0
         while bits and scanned < 12:
@@ -80,7 +83,7 @@ def pack_value(empty: int, lengths: list[int]) -> tuple[int, int]:
     return value, cells
 
 
-def hand_lengths(hand, minimum: int = 0) -> list[int]:
+def hand_lengths(hand: Sequence[int], minimum: int = 0) -> list[int]:
     """The hand as a list of lengths, ascending, only those >= minimum."""
     return [n for n in LENGTHS if n >= minimum for _ in range(hand[n])]
 

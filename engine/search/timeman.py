@@ -30,7 +30,12 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.strategies.base import Limits
 
 DEFAULT_MOVETIME_MS = 1000
 """Thinking time for a `go` that names no limit at all."""
@@ -52,7 +57,7 @@ class Budget:
     hard_ms: float | None
 
 
-def plan_budget(limits, moves_left: int) -> Budget:
+def plan_budget(limits: Limits, moves_left: int) -> Budget:
     """The thinking time for one move under `limits` (engine.strategies.base.Limits).
 
     `moves_left` is the caller's estimate of how many more moves the side to
@@ -92,8 +97,8 @@ def _clock_budget(time_left: int, increment: int, movestogo: int | None,
 class TimeManager:
     """Deadlines and limits of one search, polled by the search loop."""
 
-    def __init__(self, limits, stop: threading.Event, moves_left: int = 20,
-                 clock=time.monotonic, start: float | None = None):
+    def __init__(self, limits: Limits, stop: threading.Event, moves_left: int = 20,
+                 clock: Callable[[], float] = time.monotonic, start: float | None = None) -> None:
         """`start`: when the move's time began (clock() reading); now if not given."""
         self._clock = clock
         self.start = clock() if start is None else start

@@ -27,7 +27,8 @@ def make_strategy(name: str) -> Strategy:
     if key not in _ENTRIES:
         raise ValueError(f"unknown strategy {name!r}; expected one of {', '.join(STRATEGY_NAMES)}")
     module, cls = _ENTRIES[key]
-    return getattr(import_module(module), cls)()
+    strategy: Strategy = getattr(import_module(module), cls)()
+    return strategy
 
 
 __all__ = ["Limits", "Strategy", "STRATEGY_NAMES", "make_strategy"]

@@ -6,7 +6,15 @@ move, via the game's own `random_move`, which does not list them all).
 
 from __future__ import annotations
 
+import random
+import threading
+from collections.abc import Callable
+
+from protocol.game import Game
 from protocol.messages import Info
+from protocol.moves import Move
+
+from .base import Limits
 
 
 class RandomStrategy:
@@ -14,7 +22,9 @@ class RandomStrategy:
 
     name = "random"
 
-    def choose(self, game, limits, stop, report, rng):
+    def choose(self, game: Game, limits: Limits, stop: threading.Event,
+               report: Callable[[Info], None], rng: random.Random) -> Move:
         move = game.random_move(rng)
+        assert move is not None, "the front end never asks for a move in a game that is over"
         report(Info(depth=0, nodes=1, pv=[str(move)]))
         return move

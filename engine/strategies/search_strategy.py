@@ -5,6 +5,11 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
+
+from protocol.game import Game
+from protocol.messages import Info
+from protocol.moves import Move
 
 from .base import Limits
 
@@ -17,17 +22,18 @@ class SearchStrategy:
 
     name = "search"
 
-    def choose(self, game, limits, stop, report, rng):
+    def choose(self, game: Game, limits: Limits, stop: threading.Event,
+               report: Callable[[Info], None], rng: random.Random) -> Move:
         started = time.monotonic()  # the clock runs from the call, import included
         from engine.search.driver import search  # heavy imports only when searching
 
         return search(game, limits, stop, report, rng, started=started)
 
-    def prepare(self, game) -> None:
+    def prepare(self, game: Game) -> None:
         """Import the searcher of `game`'s type and run a tiny search (once per game type)."""
         from engine.search.driver import search
 
-        prepared = getattr(self, "_prepared", set())
+        prepared: set[str] = getattr(self, "_prepared", set())
         if game.name in prepared or game.is_over():
             return
         search(game.copy(), Limits(nodes=WARM_UP_NODES), threading.Event(), None, random.Random(0))
