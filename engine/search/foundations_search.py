@@ -18,13 +18,15 @@ win/draw/loss with the margin of hand values.
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 from protocol.board import LENGTHS, VALUE, count_placements, hand_value
-from protocol.moves import PASS
+from protocol.messages import Info
+from protocol.moves import PASS, Move
 
-from .context import logistic
-from .mcts import PlayoutKnowledge, run_mcts
+from .context import SearchContext, logistic
+from .mcts import PlayoutKnowledge, Scored, run_mcts
 from .space import NEIGHBOURS, dead_cells
 
 PLAYOUT_PLIES = 40
@@ -33,9 +35,9 @@ MARGIN_SCALE = 8.0
 WDL_WEIGHT = 0.7
 
 
-def moves_left(game) -> int:
+def moves_left(game: Any) -> int:
     """Moves the side to move still makes, for the clock: one a piece, most pieces get placed."""
-    return max(1, round(0.8 * sum(game.hand(game.turn))) + 1)
+    return max(1, int(round(0.8 * sum(game.hand(game.turn)))) + 1)
 
 
 def terminal_value(game: Any, color: int) -> float:
@@ -55,7 +57,7 @@ QUICK_INNER = True
 """Inner tree nodes skip the refined guesses (cheaper expansions, more simulations)."""
 
 
-def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
+def candidate_moves(game: Any, quick: bool = False) -> Scored:
     """Every legal move with a prior weight (softmax of a heuristic score), best first.
 
     All moves get the cheap guess (length, value, snugness); the best REFINED of
@@ -88,7 +90,7 @@ def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
     return [(m, math.exp((s - top) / PRIOR_TEMPERATURE)) for s, m in scored]
 
 
-def _refine(game, entries, free_by_level) -> None:
+def _refine(game: Any, entries: list[list[Any]], free_by_level: dict[int, int]) -> None:
     """Add the costlier terms to the guesses in `entries` ([score, move] lists, updated in place)."""
     opp = 1 - game.turn
     opp_hand = game.hand(opp)
@@ -112,7 +114,7 @@ DEVIATE = 0.2
 PLAYOUT_SAMPLE = 12
 
 
-def playout_move(game: Any, rng: Any) -> Any:
+def playout_move(game: Any, rng: random.Random) -> Any:
     """A cheap policy move: usually the shortest allowed piece, snugly placed."""
     it = game.legal_moves()
     first = next(it, None)
@@ -143,16 +145,17 @@ def playout_move(game: Any, rng: Any) -> Any:
 class FoundationsKnowledge(PlayoutKnowledge):
     playout_plies = PLAYOUT_PLIES
 
-    def candidates(self, game):
+    def candidates(self, game: Any) -> Scored:
         return candidate_moves(game, quick=QUICK_INNER)
 
-    def terminal_value(self, game, color):
+    def terminal_value(self, game: Any, color: int) -> float:
         return terminal_value(game, color)
 
-    def playout_move(self, game, rng):
-        return playout_move(game, rng)
+    def playout_move(self, game: Any, rng: random.Random) -> Move:
+        move: Move = playout_move(game, rng)
+        return move
 
-    def static_value(self, game, color):
+    def static_value(self, game: Any, color: int) -> float:
         return static_value(game, color)
 
 
@@ -162,5 +165,5 @@ def static_value(game: Any, color: int) -> float:
     return logistic(margin / MARGIN_SCALE)
 
 
-def choose(game, ctx, rng):
+def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
     return run_mcts(game, FoundationsKnowledge(), ctx, rng, candidate_moves(game))

@@ -24,12 +24,18 @@ so a search limited by nodes (not time) is reproducible.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
+from typing import Any, Protocol
 
+from protocol.game import Game
 from protocol.messages import Info
-from protocol.moves import PASS
+from protocol.moves import PASS, Move
 
-from .context import win_probability_to_cp
+from .context import SearchContext, win_probability_to_cp
+
+Scored = list[tuple[Move, float]]
+"""Candidate moves with their prior weights, best first."""
 
 C_PUCT = 1.4
 FPU_REDUCTION = 0.2
@@ -54,7 +60,7 @@ class Node:
         self.mover = mover
         self.visits = 0
         self.total = 0.0
-        self.moves: list | None = None
+        self.moves: list[Move] | None = None
         self.priors: list[float] | None = None
         self.children: list[Node | None] | None = None
         self.terminal = False
@@ -74,7 +80,19 @@ class PlayoutKnowledge:
     uses_playouts = True
     playout_plies = 40
 
-    def leaf_value(self, game, rng, ctx) -> float:
+    def candidates(self, game: Any) -> Scored:
+        raise NotImplementedError
+
+    def terminal_value(self, game: Any, color: int) -> float:
+        raise NotImplementedError
+
+    def playout_move(self, game: Any, rng: random.Random) -> Move:
+        raise NotImplementedError
+
+    def static_value(self, game: Any, color: int) -> float:
+        raise NotImplementedError
+
+    def leaf_value(self, game: Any, rng: random.Random, ctx: SearchContext) -> float:
         """Play both sides on; value for the side to move now. The game is restored."""
         me = game.turn
         pushed = 0
@@ -93,6 +111,14 @@ class PlayoutKnowledge:
                 game.pop()
 
 
+class Knowledge(Protocol):
+    """What MCTS asks of a game's knowledge (see MCTS)."""
+
+    def candidates(self, game: Any) -> Scored: ...
+    def leaf_value(self, game: Any, rng: random.Random, ctx: SearchContext) -> float: ...
+    def terminal_value(self, game: Any, color: int) -> float: ...
+
+
 class MCTS:
     """One search tree over `game` (mutated with push/pop during the search, restored after).
 
@@ -102,7 +128,8 @@ class MCTS:
       terminal_value(game, color) -> float      (1 win, 0.5 draw, 0 loss for `color`)
     """
 
-    def __init__(self, game, knowledge, ctx, rng, root_moves: list | None = None):
+    def __init__(self, game: Game, knowledge: Knowledge, ctx: SearchContext, rng: random.Random,
+                 root_moves: Scored | None = None) -> None:
         self.game = game
         self.k = knowledge
         self.ctx = ctx
@@ -114,7 +141,7 @@ class MCTS:
             self._set_moves(self.root, root_moves)
 
     # -- expansion ----------------------------------------------------------------
-    def _set_moves(self, node: Node, scored: list) -> None:
+    def _set_moves(self, node: Node, scored: Scored) -> None:
         if not scored:
             scored = [(PASS, 1.0)]
         if node is not self.root and len(scored) > INNER_MAX_CHILDREN:
@@ -128,6 +155,7 @@ class MCTS:
         node.children = [None] * len(scored)
 
     def _widening(self, node: Node) -> int:
+        assert node.moves is not None
         return min(len(node.moves), WIDEN_BASE + int(WIDEN_FACTOR * node.visits ** WIDEN_POWER))
 
     def _select(self, node: Node) -> int:
@@ -137,6 +165,7 @@ class MCTS:
         fpu = max(0.0, (1.0 - node.q()) - FPU_REDUCTION) if node.visits else 0.5
         best_i, best_score = 0, -1e18
         children, priors = node.children, node.priors
+        assert children is not None and priors is not None
         for i in range(limit):
             child = children[i]
             if child is None or child.visits == 0:
@@ -158,6 +187,7 @@ class MCTS:
         try:
             while True:
                 if node.terminal:
+                    assert node.exact is not None  # set with `terminal`
                     value_for = node.mover
                     value = node.exact
                     break
@@ -173,14 +203,16 @@ class MCTS:
                     value_for = mover
                     break
                 i = self._select(node)
-                child = node.children[i]
+                children, moves = node.children, node.moves
+                assert children is not None and moves is not None  # set with `moves`
+                child = children[i]
                 mover = game.turn
-                game.push(node.moves[i])
+                game.push(moves[i])
                 pushed += 1
                 self.ctx.tm.nodes += 1
                 if child is None:
                     child = Node(mover)
-                    node.children[i] = child
+                    children[i] = child
                 node = child
                 path.append(node)
         finally:
@@ -205,11 +237,13 @@ class MCTS:
                 best_i, best_key = i, key
         return best_i
 
-    def best_move(self):
+    def best_move(self) -> Move:
+        assert self.root.moves is not None
         return self.root.moves[self.best_index()]
 
-    def principal_variation(self) -> list:
-        pv, node = [], self.root
+    def principal_variation(self) -> list[Move]:
+        pv: list[Move] = []
+        node = self.root
         while node.children:
             best, best_visits = None, 0
             for i, child in enumerate(node.children):
@@ -217,8 +251,11 @@ class MCTS:
                     best, best_visits = i, child.visits
             if best is None:
                 break
+            assert node.moves is not None
             pv.append(node.moves[best])
-            node = node.children[best]
+            next_node = node.children[best]
+            assert next_node is not None
+            node = next_node
         return pv
 
     def pv_depth_reached(self, depth: int) -> bool:
@@ -260,7 +297,8 @@ class MCTS:
                 return
 
 
-def run_mcts(game, knowledge, ctx, rng, root_moves: list):
+def run_mcts(game: Game, knowledge: Knowledge, ctx: SearchContext, rng: random.Random,
+             root_moves: Scored) -> tuple[Move, Info]:
     """Search from `game` until the limits say stop; (best move, final Info).
 
     Stops at the soft deadline, the node limit, `stop`, or (with `go depth d`)
