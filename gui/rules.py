@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from protocol import steps
+
 from .link import EngineLink
 
 ERROR_PREFIX = "info string error:"
@@ -39,10 +41,7 @@ def game_of(position: str) -> str:
 def complete_move(game: str, prefix: str, option: str) -> str:
     """The move an option ending in `*` completes: the prefix and the option joined by the game's
     notation (HARI slides and play by `,`, an ISAAC removal and its new score by `:`)."""
-    last = option.rstrip("*")
-    if prefix in ("", "-"):
-        return last
-    return f"{prefix}{':' if game == 'isaac' else ','}{last}"
+    return steps.complete_move(game, "" if prefix == "-" else prefix, option.rstrip("*"))
 
 
 class Rules:

@@ -61,6 +61,10 @@ class GameEntry:
     step_joiner: str = ""
     """How a move entered in several steps (SPEC 9.11) joins them in notation: ISAAC ':' (``xc3c7`` then
     ``36``: ``xc3c7:36``), HARI ',' (slides, then the play); '' when every move is one step."""
+    book_by_default: bool = False
+    """Matches start from the game's shipped balanced opening book unless told otherwise: set where the
+    start position alone replays one game per colour between deterministic engines and a long piece
+    played early decides the game (FOUNDATIONS, HARI)."""
     step_expander: str = ""
     """'module:function' answering a partly entered move (a ``protocol.steps.StepExpander``), set
     together with ``step_joiner``; '' when every move is one step (``protocol.steps.one_word_steps``)."""
@@ -126,11 +130,12 @@ register(GameEntry(
     name="foundations", title="FOUNDATIONS", module="protocol.foundations", class_name="FoundationsGame",
     move_syntax=MoveSyntax.PLACE_LEVEL, move_help="c3c7, c3c7^2 or pass",
     start=f"foundations -/- {_FULL}/{_FULL} d -", levels=True, lower_score_wins=True, measure="{} in hand",
+    book_by_default=True,
 ))
 register(GameEntry(
     name="hari", title="HARI", module="protocol.hari", class_name="HariGame",
     move_syntax=MoveSyntax.SLIDE_PLAY, move_help="slides then a play, e.g. d4d8>d5d9,a0a2, or pass",
-    start=f"hari -/- {_FULL}/{_FULL} d -", measure="{} on the board",
+    start=f"hari -/- {_FULL}/{_FULL} d -", measure="{} on the board", book_by_default=True,
     step_joiner=",", step_expander="protocol.hari_steps:hari_steps",
 ))
 

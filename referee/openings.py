@@ -6,8 +6,8 @@ command; the record keeps them apart from the moves the engines chose.
 
 Sources:
 * ``book`` -- the game's shipped balanced book (referee/books/<game>.txt, built by
-  ``isaac-referee book``, see referee/book.py); the default for the games in
-  BOOK_BY_DEFAULT (FOUNDATIONS and HARI), where the start position replays one
+  ``isaac-referee book``, see referee/book.py); the default for the games whose registry
+  entry sets ``book_by_default`` (FOUNDATIONS and HARI), where the start position replays one
   game per colour between deterministic engines;
 * ``startpos`` (or ``none``) -- the start position (the default for the other games);
 * ``random:PLIES`` -- PLIES uniformly random legal plies from the start position,
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from protocol import GAME_NAMES, game_class
+from protocol import GAME_NAMES, game_class, registry
 from protocol.errors import ArenaError
 from protocol.game import Game
 from protocol.messages import whole_number
@@ -77,15 +77,17 @@ class OpeningSource:
         return {"kind": "none"}
 
 
-BOOK_BY_DEFAULT = ("foundations", "hari")
-"""Games whose matches start from the shipped balanced book unless --openings says otherwise."""
+def book_by_default(game_type: str | None) -> bool:
+    """Whether matches of this game start from its shipped balanced book unless --openings says otherwise."""
+    found = registry.lookup(game_type) if game_type else None
+    return found is not None and found.book_by_default
 
 
 def parse_source(text: str | None, game_type: str | None = None) -> OpeningSource:
     """'random:8', 'book', a file path, 'startpos'/'none'; None is the game's default
-    (the shipped book for BOOK_BY_DEFAULT games, else the start position)."""
+    (the shipped book where the registry says book_by_default, else the start position)."""
     if text is None or not text.strip():
-        text = "book" if game_type in BOOK_BY_DEFAULT else "startpos"
+        text = "book" if book_by_default(game_type) else "startpos"
     if text.strip().lower() in ("none", "startpos"):
         return OpeningSource("none")
     if text.strip().lower() == "book":
