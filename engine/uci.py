@@ -28,6 +28,7 @@ import traceback
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from protocol.game import Game
 from protocol.messages import (
     BLANKS,
     MAX_LINE,
@@ -38,7 +39,7 @@ from protocol.messages import (
     parse_setoption,
     split_command,
 )
-from protocol.moves import PASS
+from protocol.moves import PASS, Move
 
 from . import __version__
 from .jobs import JobThread, run_moves, run_perft, run_search
@@ -46,6 +47,7 @@ from .options import Options
 from .output import Output
 from .session import CommandError, Session
 from .strategies import make_strategy
+from .strategies.base import Strategy
 
 ENGINE_NAME = f"isaac-arena {__version__}"
 ENGINE_AUTHOR = "isaac-arena developers"
@@ -182,7 +184,7 @@ class Engine:
     def cmd_setoption(self, line: str) -> None:
         name, value = self.options.set(line, parse_setoption(line))
         if name == "UCI_Variant":
-            self.session.set_variant(value)
+            self.session.set_variant(self.options.text("UCI_Variant"))
             if not self.job.busy:
                 self._prepare(strategy=False)
         elif name == "Strategy":
@@ -211,7 +213,7 @@ class Engine:
         limits = self.session.limits(go)
         self.job.start("search", run_search, self.out, game.copy(), strategy, limits, self.session.rng)
 
-    def _strategy(self):
+    def _strategy(self) -> Strategy:
         """The session's strategy; if it cannot be made, say so and play random (a `go` gets a `bestmove`)."""
         try:
             return self.session.get_strategy()
@@ -262,9 +264,9 @@ class Engine:
         self.job.start("bench", run_bench, self.out, settings)
 
 
-def _first_two(game) -> list:
+def _first_two(game: Game) -> list[Move]:
     """Up to two legal moves (lazily: HARI has ~10^5); just [PASS] means a forced pass."""
-    moves = []
+    moves: list[Move] = []
     for move in game.legal_moves():
         moves.append(move)
         if len(moves) == 2:
