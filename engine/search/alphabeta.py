@@ -13,10 +13,13 @@ says so; the last completed depth's move is then the answer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from protocol.moves import PASS
+from protocol.moves import PASS, Move
+
+from .context import SearchContext
 
 INF = float("inf")
 USE_PARTIAL = True
@@ -29,10 +32,10 @@ class SearchAborted(Exception):
 
 @dataclass
 class ABResult:
-    move: object
+    move: Move
     value: float
     depth: int
-    pv: list = field(default_factory=list)
+    pv: list[Move] = field(default_factory=list)
     complete: bool = True
 
 
@@ -46,15 +49,16 @@ class AlphaBeta:
 
     CHECK_EVERY = 16
 
-    def __init__(self, ctx, candidates: Callable, evaluate: Callable, terminal: Callable,
-                 win_value: float):
+    def __init__(self, ctx: SearchContext, candidates: Callable[[Any, int], Sequence[Move]],
+                 evaluate: Callable[[Any], float], terminal: Callable[[Any, int], float],
+                 win_value: float) -> None:
         self.ctx = ctx
         self.candidates = candidates
         self.evaluate = evaluate
         self.terminal = terminal
         self.win_value = win_value
         self._tick = 0
-        self.root_order: list = []
+        self.root_order: list[Move] = []
         self.partial: ABResult | None = None
 
     # -- one node ---------------------------------------------------------------
@@ -68,7 +72,7 @@ class AlphaBeta:
             if ctx.tm.must_stop():
                 raise SearchAborted
 
-    def _search(self, game, depth: int, alpha: float, beta: float, ply: int, pv: list) -> float:
+    def _search(self, game: Any, depth: int, alpha: float, beta: float, ply: int, pv: list[Move]) -> float:
         if game.is_over():
             pv.clear()
             return self.terminal(game, ply)
@@ -80,7 +84,7 @@ class AlphaBeta:
         if not moves:
             moves = [PASS]
         best = -INF
-        child_pv: list = []
+        child_pv: list[Move] = []
         for move in moves:
             game.push(move)
             try:
@@ -101,13 +105,13 @@ class AlphaBeta:
         return best
 
     # -- root -------------------------------------------------------------------
-    def search_root(self, game, depth: int, moves: list, alpha: float = -INF,
+    def search_root(self, game: Any, depth: int, moves: Sequence[Move], alpha: float = -INF,
                     beta: float = INF) -> ABResult:
         """Search `moves` (ordered) to `depth`; returns the best with its value and PV."""
         mover = game.turn
         best_move, best_value, best_pv = moves[0], -INF, [moves[0]]
-        scored = []
-        child_pv: list = []
+        scored: list[tuple[float, Move]] = []
+        child_pv: list[Move] = []
         self.partial = None
         for move in moves:
             game.push(move)
@@ -131,7 +135,8 @@ class AlphaBeta:
         self.root_order = [best_move] + [m for _, m in scored if m is not best_move]
         return ABResult(best_move, best_value, depth, best_pv)
 
-    def iterate(self, game, moves: list, max_depth: int, on_depth: Callable | None = None) -> ABResult:
+    def iterate(self, game: Any, moves: Sequence[Move], max_depth: int,
+                on_depth: Callable[[ABResult], None] | None = None) -> ABResult:
         """Iterative deepening until max_depth, the soft deadline or a stop; the deepest complete result."""
         result = ABResult(moves[0], 0.0, 0, [moves[0]], complete=False)
         order = list(moves)

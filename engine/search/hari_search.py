@@ -31,19 +31,21 @@ fits, else discarding).
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, iter_placements, placement_starts
+from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, Segment, iter_placements, placement_starts
 from protocol.errors import IllegalMoveError
 from protocol.hari import slide_ends
 from protocol.messages import Info
-from protocol.moves import PASS, HariMove, Slide
+from protocol.moves import PASS, HariMove, Move, Slide
 
 from .alphabeta import ABResult, AlphaBeta
-from .context import logistic, win_probability_to_cp
+from .context import SearchContext, logistic, win_probability_to_cp
 from .hari_eval import candidates as hari_candidates
 from .hari_eval import contest_margin
-from .mcts import PlayoutKnowledge, run_mcts
+from .mcts import PlayoutKnowledge, Scored, run_mcts
 from .space import NEIGHBOURS, dead_cells, first_fit, pack_value
 
 PLAYOUT_PLIES = 40
@@ -54,12 +56,12 @@ PER_LENGTH = 10
 SLIDE_CANDIDATES = 24
 
 
-def moves_left(game) -> int:
+def moves_left(game: Any) -> int:
     """Plays the side to move still has (one piece a turn), for the clock."""
     me = game.turn
     low = game.min_length(me)
     hand = game.hand(me)
-    return max(1, sum(hand[n] for n in LENGTHS if n >= low))
+    return max(1, int(sum(hand[n] for n in LENGTHS if n >= low)))
 
 
 def terminal_value(game: Any, color: int) -> float:
@@ -71,7 +73,8 @@ def terminal_value(game: Any, color: int) -> float:
     return WDL_WEIGHT * wdl + (1 - WDL_WEIGHT) * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
 
 
-def _play_score(game, me, n, seg, empty_after, lengths, hand, opp_next, quick=False) -> float:
+def _play_score(game: Any, me: int, n: int, seg: Segment | None, empty_after: int, lengths: Sequence[int],
+                hand: Sequence[int], opp_next: list[int], quick: bool = False) -> float:
     """Heuristic worth of playing length n (placed on seg, or discarded if seg is None).
 
     `quick` leaves out the packing estimates (inner tree nodes: cheaper expansions)."""
@@ -98,7 +101,7 @@ INNER_PER_LENGTH = 4
 QUICK_INNER = True
 
 
-def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
+def candidate_moves(game: Any, quick: bool = False) -> Scored:
     """(move, prior weight) for the side to move, best first; [(PASS, 1)] when it must pass.
 
     `quick` (inner tree nodes): fewer placements per length, guessed without the
@@ -115,7 +118,7 @@ def candidate_moves(game, quick: bool = False) -> list[tuple[object, float]]:
     opp_hand = game.hand(opp)
     opp_next = [k for k in opp_lengths for _ in range(opp_hand[k])][:4]
     empty = base.empty
-    scored: list[tuple[float, object]] = []
+    scored: list[tuple[float, Move]] = []
     counts = {}
     for n in lengths:
         options = []
@@ -140,7 +143,7 @@ SCARCE = 4
 """A length with fewer placements than this is worth sliding for."""
 
 
-def _touching(empty: int, n: int, cells: int):
+def _touching(empty: int, n: int, cells: int) -> Iterator[Segment]:
     """Placements of length n in `empty` that cover at least one of `cells`."""
     h, v = placement_starts(empty, n)
     cover_h = cover_v = 0
@@ -193,7 +196,7 @@ def _slide_candidates(game: Any, me: int, empty: int, lengths: list[int], hand: 
                 score += 1.0 if counts[n] == 0 else -0.3
                 out.append((score, HariMove((Slide(piece, end),), seg, 0)))
     out.sort(key=lambda kv: -kv[0])
-    checked = []
+    checked: list[tuple[float, Any]] = []
     for score, move in out:
         if len(checked) >= SLIDE_CANDIDATES:
             break
@@ -209,7 +212,7 @@ PLAYOUT_SKIP = 0.1
 """Share of playout moves that play the second-shortest length (giving up the shorter pieces)."""
 
 
-def playout_move(game: Any, rng: Any) -> Any:
+def playout_move(game: Any, rng: random.Random) -> Any:
     """Shortest playable piece placed snugly; else one slide to make room; else its discard."""
     sets = game.slide_sets()
     base = next(sets, None)
@@ -246,14 +249,15 @@ def playout_move(game: Any, rng: Any) -> Any:
 class HariKnowledge(PlayoutKnowledge):
     playout_plies = PLAYOUT_PLIES
 
-    def candidates(self, game):
+    def candidates(self, game: Any) -> Scored:
         return candidate_moves(game, quick=QUICK_INNER)
 
-    def terminal_value(self, game, color):
+    def terminal_value(self, game: Any, color: int) -> float:
         return terminal_value(game, color)
 
-    def playout_move(self, game, rng):
-        return playout_move(game, rng)
+    def playout_move(self, game: Any, rng: random.Random) -> Move:
+        move: Move = playout_move(game, rng)
+        return move
 
     def static_value(self, game: Any, color: int) -> float:
         """Win chance for `color` from the board values alone (a playout cut short)."""
@@ -261,7 +265,7 @@ class HariKnowledge(PlayoutKnowledge):
         return logistic(margin / MARGIN_SCALE)
 
 
-def choose_mcts(game, ctx, rng):
+def choose_mcts(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
     """ffbb6c3's search: MCTS with playouts (kept for comparison; see choose)."""
     return run_mcts(game, HariKnowledge(), ctx, rng, candidate_moves(game))
 
@@ -270,16 +274,16 @@ WIN = 1000.0
 """Alpha-beta value of a won game (margins are at most 36 points)."""
 
 
-def _ab_terminal(game, ply: int) -> float:
+def _ab_terminal(game: Any, ply: int) -> float:
     result = game.result()
     me = game.turn
     margin = result.scores[me] - result.scores[1 - me]
     if result.winner is None:
         return 0.0
-    return (WIN - ply + margin) if result.winner == me else -(WIN - ply - margin)
+    return float((WIN - ply + margin) if result.winner == me else -(WIN - ply - margin))
 
 
-def _ab_evaluate(game) -> float:
+def _ab_evaluate(game: Any) -> float:
     return float(contest_margin(game, game.turn))
 
 
@@ -288,7 +292,7 @@ def _ab_info(result: ABResult) -> Info:
     return Info(depth=result.depth, score_cp=win_probability_to_cp(p), pv=[str(m) for m in result.pv])
 
 
-def choose(game, ctx, rng):
+def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
     """Iterative-deepening alpha-beta over built candidates, leaves judged by the packing race.
 
     See engine.search.hari_eval: at 100 ms a move this reaches depth 2 (our move and

@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import cast
 
 from protocol.game import Game
 from protocol.isaac import IsaacGame
@@ -116,7 +115,7 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext, rng: random.Random) -> t
 
     ctx.snapshot = lambda: last["info"]
     result = ab.iterate(game, moves, ctx.tm.depth_limit or 64, on_depth)
-    return cast(Move, result.move), _info(result)
+    return result.move, _info(result)
 
 
 def choose(game: Game, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info | None]:
