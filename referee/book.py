@@ -101,9 +101,14 @@ def build_book(game_type: str, count: int, plies: int, seed: int, nodes: int, ma
     return book
 
 
-def write_book(path: str | Path, game_type: str, entries: list[BookEntry], header: str) -> None:
+def book_text(game_type: str, entries: list[BookEntry], header: str) -> str:
+    """The book file's text: a commented header, then one opening per line."""
     lines = [f"# {game_type} opening book: {header}",
              "# one opening per line (moves from the start position); '# cp' is the judging search's",
              "# score for the side to move, in hundredths of a game point"]
     lines += [entry.line() for entry in entries]
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return "\n".join(lines) + "\n"
+
+
+def write_book(path: str | Path, game_type: str, entries: list[BookEntry], header: str) -> None:
+    Path(path).write_text(book_text(game_type, entries, header), encoding="utf-8")

@@ -55,4 +55,35 @@ def test_book_command_writes_a_file_the_match_can_use(tmp_path, capsys):
                  "--max-cp", "100", "-o", str(out)]) == 0
     book = OpeningBook("foundations", parse_source(str(out), "foundations"), 0)
     assert len(book) == 3
-    assert "3 openings" in capsys.readouterr().out
+    assert "3 openings" in capsys.readouterr().err
+
+
+SMALL_BOOK = ["book", "--game", "hari", "--count", "2", "--plies", "2", "--nodes", "100", "--max-cp", "100"]
+
+
+def test_book_command_without_output_prints_the_book_and_leaves_the_shipped_one_alone(tmp_path, capsys,
+                                                                                   monkeypatch):
+    shipped = {game: shipped_book(game).read_bytes() for game in ("isaac", "foundations", "hari")}
+    monkeypatch.chdir(tmp_path)
+    assert main(SMALL_BOOK) == 0
+    captured = capsys.readouterr()
+    lines = [line for line in captured.out.splitlines() if not line.startswith("#")]
+    assert len(lines) == 2 and all("# cp" in line for line in lines)
+    assert captured.out.startswith("# hari opening book: isaac-referee book --game hari")
+    assert "2 openings written to stdout" in captured.err
+    assert list(tmp_path.iterdir()) == []
+    assert {game: shipped_book(game).read_bytes() for game in shipped} == shipped
+    (tmp_path / "book.txt").write_text(captured.out)
+    assert len(OpeningBook("hari", parse_source(str(tmp_path / "book.txt"), "hari"), 0)) == 2
+
+
+def test_book_command_refuses_to_overwrite_a_file_without_force(tmp_path, capsys):
+    out = tmp_path / "book.txt"
+    out.write_text("precious\n")
+    with pytest.raises(SystemExit) as exc:
+        main([*SMALL_BOOK, "-o", str(out)])
+    assert exc.value.code == 2
+    assert "exists; add --force" in capsys.readouterr().err
+    assert out.read_text() == "precious\n"
+    assert main([*SMALL_BOOK, "-o", str(out), "--force"]) == 0
+    assert out.read_text().startswith("# hari opening book")

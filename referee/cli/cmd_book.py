@@ -1,15 +1,20 @@
-"""The `book` command: build a balanced opening book for one game (referee/book.py)."""
+"""The `book` command: build a balanced opening book for one game (referee/book.py).
+
+The book goes to stdout unless `-o FILE` names a file; an existing file is never
+overwritten without `--force` (the shipped books in referee/books/ are rebuilt only
+by naming them with `-o ... --force`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from protocol import GAME_NAMES
 
-from ..book import build_book, shipped_book, write_book
+from ..book import book_text, build_book
 from .arguments import Options, int_at_least
-from .command import EXIT_FAIL, EXIT_OK, Command
+from .command import EXIT_FAIL, EXIT_OK, Command, UsageError
 
 
 def add_arguments(p: Options) -> None:
@@ -22,11 +27,14 @@ def add_arguments(p: Options) -> None:
     p.add("--max-cp", type=int_at_least(0), default=20,
           help="keep openings judged within this many cp of even (default 20)")
     p.add("-o", "--output", metavar="FILE",
-          help="where to write the book (default: the shipped book referee/books/<game>.txt)")
+          help="write the book to FILE (default, or '-': stdout); an existing FILE needs --force")
+    p.add("--force", action="store_true", default=False, help="overwrite an existing -o FILE")
 
 
 def run(args: argparse.Namespace) -> int:
-    path = args.output or str(shipped_book(args.game))
+    path = None if args.output in (None, "-") else Path(args.output)
+    if path is not None and path.exists() and not args.force:
+        raise UsageError(f"{path} exists; add --force to overwrite it (or write to stdout: omit -o)")
 
     def progress(kept: int, tried: int) -> None:
         print(f"\r{args.game}: {kept}/{args.count} kept of {tried} drawn", end="", file=sys.stderr, flush=True)
@@ -39,8 +47,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     header = (f"isaac-referee book --game {args.game} --count {args.count} --plies {args.plies} "
               f"--seed {args.seed} --nodes {args.nodes} --max-cp {args.max_cp}")
-    write_book(path, args.game, entries, header)
-    print(f"{path}: {len(entries)} openings")
+    text = book_text(args.game, entries, header)
+    if path is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        print(f"{len(entries)} openings written to stdout", file=sys.stderr)
+    else:
+        path.write_text(text, encoding="utf-8")
+        print(f"{path}: {len(entries)} openings", file=sys.stderr)
     return EXIT_OK
 
 
