@@ -22,8 +22,10 @@ End of input stops a search at once, like `quit`, but lets a `go perft`,
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
+import time
 import traceback
 from collections.abc import Iterator
 from typing import BinaryIO
@@ -85,12 +87,17 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[str | TooLon
 class Engine:
     """One engine session over an input and an Output."""
 
-    def __init__(self, out: Output | None = None):
+    def __init__(self, out: Output | None = None, freeze_gc: bool | None = None):
+        """`freeze_gc` (default: when the engine owns the process, i.e. prints to stdout):
+        gc.freeze after each one-off set-up (see _prepare)."""
+        self.freeze_gc = out is None if freeze_gc is None else freeze_gc
         self.out = out or Output()
         self.options = Options()
         self.session = Session(self.options)
         self.job = JobThread(self.out)
         self.running = True
+        self.read_at = time.monotonic()
+        """When the line being handled was read: a `go`'s clock starts there (Limits.started)."""
         self.commands = {
             "uci": self.cmd_uci, "isready": self.cmd_isready, "ucinewgame": self.cmd_ucinewgame,
             "setoption": self.cmd_setoption, "position": self.cmd_position, "go": self.cmd_go,
@@ -103,6 +110,7 @@ class Engine:
     def run(self, stream: BinaryIO | None = None) -> int:
         """Serve commands until `quit` or end of input; returns the exit status."""
         for line in read_lines(stream if stream is not None else sys.stdin.buffer):
+            self.read_at = time.monotonic()
             if isinstance(line, TooLong):
                 self.error(f"line of {line.size} bytes is longer than the limit of {MAX_LINE}; ignored")
             else:
@@ -150,9 +158,9 @@ class Engine:
 
     # -- commands -----------------------------------------------------------------
     def cmd_uci(self, line: str) -> None:
-        self._prepare(strategy=False)
         self.out.send_lines([f"id name {ENGINE_NAME}", f"id author {ENGINE_AUTHOR}",
                              *self.options.lines(), "uciok"])
+        self._prepare(strategy=False)  # after uciok: the GUI's next command waits for it, the handshake does not
 
     def cmd_isready(self, line: str) -> None:
         if not self.job.busy:
@@ -165,11 +173,18 @@ class Engine:
             self._prepare()
 
     def _prepare(self, strategy: bool = True) -> None:
-        """One-off set-up (Session.prepare) outside any timed `go`; a failure only costs speed."""
+        """One-off set-up (Session.prepare) outside any timed `go`; a failure only costs speed.
+
+        Then the objects alive so far (modules, rules tables, the warm-up's leftovers)
+        are moved out of the garbage collector's sight (gc.freeze): a collection that
+        starts inside a timed `go` then scans only what the engine made since."""
         try:
             self.session.prepare(strategy)
         except Exception:
             traceback.print_exc(file=sys.stderr)
+        if self.freeze_gc:
+            gc.collect()
+            gc.freeze()
 
     def cmd_debug(self, line: str) -> None:
         """UCI `debug on|off`: accepted; the engine has no extra debug output."""
@@ -211,6 +226,7 @@ class Engine:
             return
         strategy = self._strategy()
         limits = self.session.limits(go)
+        limits.started = self.read_at
         self.job.start("search", run_search, self.out, game.copy(), strategy, limits, self.session.rng)
 
     def _strategy(self) -> Strategy:

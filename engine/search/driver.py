@@ -5,6 +5,21 @@ Each game has a module exposing ``moves_left(game)`` (for the clock) and
 and the final `info` line, and checks the chosen move with the rules
 (``check_move``) before returning it, so a search bug can never send an
 illegal move: it would fall back to the first legal move and say so.
+
+Time safety (a search under a deadline, `movetime` or a clock):
+
+- the move's clock starts when the `go` line was read (``Limits.started``);
+- the searcher runs in a worker thread, watched: if it has not returned
+  WATCHDOG_GRACE_MS after its hard deadline (one long step that does not look at the
+  clock: building a node's candidates, a slow machine), the driver answers without
+  it: the best move of the searcher's latest report (``ctx.snapshot``), else the
+  first legal move. The worker is told to stop, its reports are dropped, and the
+  next search waits for it (ORPHAN_JOIN_S at most) before starting;
+- how late each search answered past its hard deadline is recorded
+  (timeman.LATENESS) and kept in reserve by the next budgets.
+
+Searches without a deadline (`nodes`, `depth`, `infinite`, the warm-up) run in the
+calling thread, exactly as before: reproducible move for move.
 """
 
 from __future__ import annotations
@@ -13,6 +28,7 @@ import gc
 import random
 import sys
 import threading
+import time
 from collections.abc import Callable
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
@@ -22,13 +38,19 @@ from protocol.messages import Info
 from protocol.moves import PASS, Move
 
 from .context import SearchContext
-from .timeman import TimeManager
+from .timeman import LATENESS, TimeManager
 
 if TYPE_CHECKING:
     from engine.strategies.base import Limits
 
 Report = Callable[[Info], None] | None
 """Where `info` lines go; None for a silent search (the warm-up)."""
+
+WATCHDOG_GRACE_MS = 10.0
+"""How long past its hard deadline a searcher may take before the driver answers without it."""
+ORPHAN_JOIN_S = 0.05
+"""How long a new search waits for an abandoned worker (told to stop) to end."""
+_orphans: list[threading.Thread] = []
 
 
 def searcher_for(game: Any) -> Any:
@@ -61,9 +83,25 @@ def _search(game: Game, limits: Limits, stop: threading.Event, report: Report, r
     if game.is_over():  # the front end answers `bestmove (none)` itself; never search then
         raise ValueError("search: the game is over, there is no move to choose")
     module = searcher_for(game)
-    tm = TimeManager(limits, stop, moves_left=module.moves_left(game), start=started)
-    ctx = SearchContext(tm, report)
-    move, info = module.choose(game, ctx, rng)
+    _join_orphans()
+    halt = threading.Event()
+    tm = TimeManager(limits, stop, moves_left=module.moves_left(game), start=started,
+                     reserve_ms=LATENESS.reserve_ms(), halt=halt)
+    watched = tm.hard_deadline() is not None and not limits.infinite
+    if watched:
+        gate = _Gate(report)
+        ctx = SearchContext(tm, gate.send)
+        root = game.copy()  # the worker pushes and pops on `game`, and may outlive this call
+        move, info, abandoned = _watched(game, root, module, ctx, rng, halt, gate)
+        if abandoned:
+            ctx = SearchContext(tm, report)  # the worker's reports are cut off; ours go on
+            if report is not None:
+                report(Info(string=f"search answered without its searcher {tm.elapsed_ms():.0f} ms "
+                                   f"after go (hard deadline {tm.budget.hard_ms:.0f} ms)"))
+        game = root
+    else:
+        ctx = SearchContext(tm, report)
+        move, info = module.choose(game, ctx, rng)
     move = _checked(game, move, ctx)
     if limits.infinite:
         stop.wait()  # `go infinite` answers only after `stop`, even when the search is done
@@ -72,7 +110,88 @@ def _search(game: Game, limits: Limits, stop: threading.Event, report: Report, r
     if not info.pv or info.pv[0] != str(move):
         info.pv = [str(move)]
     ctx.final_report(info)
+    if watched:
+        hard = tm.hard_deadline()
+        assert hard is not None
+        LATENESS.record((time.monotonic() - hard) * 1000)
     return move
+
+
+class _Gate:
+    """Passes `info` lines on until closed (an abandoned worker must not print after `bestmove`)."""
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.open = True
+        self._lock = threading.Lock()
+
+    def send(self, info: Info) -> None:
+        with self._lock:
+            if self.open and self.report is not None:
+                self.report(info)
+
+    def close(self) -> None:
+        with self._lock:
+            self.open = False
+
+
+def _watched(game: Game, root: Game, module: Any, ctx: SearchContext, rng: random.Random,
+             halt: threading.Event, gate: _Gate) -> tuple[Move | None, Info | None, bool]:
+    """module.choose in a worker thread; past the hard deadline + grace, answer without it.
+
+    Returns (move, info, abandoned); an abandoned search's move is its latest reported best
+    (checked in `root`) or None."""
+    result: list[tuple[Move | None, Info | None]] = []
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            result.append(module.choose(game, ctx, rng))
+        except BaseException as exc:  # handed to the caller, as if choose ran here
+            failure.append(exc)
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work, name="engine-searcher", daemon=True)
+    worker.start()
+    hard = ctx.tm.hard_deadline()
+    assert hard is not None
+    limit = hard + WATCHDOG_GRACE_MS / 1000
+    while not done.wait(max(0.0, limit - time.monotonic())):
+        if time.monotonic() >= limit:
+            break
+    if done.is_set():
+        if failure:
+            raise failure[0]
+        return result[0][0], result[0][1], False
+    halt.set()
+    gate.close()
+    _orphans.append(worker)
+    return _latest_best(root, ctx), None, True
+
+
+def _latest_best(root: Game, ctx: SearchContext) -> Move | None:
+    """The first move of the searcher's current report, if it has one and it is legal in `root`."""
+    snapshot = ctx.snapshot
+    if snapshot is None:
+        return None
+    try:  # read while the worker may still change its tree: anything odd means no answer
+        info = snapshot()
+        if info is not None and info.pv:
+            return root.parse_move(info.pv[0])
+    except Exception:
+        return None
+    return None
+
+
+def _join_orphans() -> None:
+    """Wait a little for workers abandoned by earlier searches (they were told to stop)."""
+    deadline = time.monotonic() + ORPHAN_JOIN_S
+    for worker in list(_orphans):
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if not worker.is_alive():
+            _orphans.remove(worker)
 
 
 def _checked(game: Game, move: Move | None, ctx: SearchContext) -> Move:

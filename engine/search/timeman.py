@@ -8,7 +8,8 @@ The search asks two questions, many times a second:
   end of input), the hard deadline has passed, or the node limit is reached.
 
 Budget, in order of precedence (times in ms, all measured from the moment the
-TimeManager is created, which is when the strategy was called):
+`go` line was read, ``Limits.started``; when that is unknown, from the moment
+the TimeManager is created):
 
 - ``infinite``: no deadline; only `stop` ends the search.
 - ``movetime``: use it all, minus ``move_overhead`` (the GUI/pipe latency the
@@ -22,6 +23,11 @@ TimeManager is created, which is when the strategy was called):
   ``time_left - move_overhead - margin``.
 - nothing at all (a bare `go`): DEFAULT_MOVETIME_MS.
 - ``depth`` / ``nodes`` alone: no deadline; the search ends at the limit.
+
+On top of ``move_overhead``, ``reserve_ms`` (from ``Lateness``) keeps back what the
+engine itself recently overran its hard deadline by: a loaded machine makes the
+last simulation, the unwinding and the answer slower, and the next moves then
+stop earlier, until the overruns fade away.
 
 Everything is computed from ``time.monotonic`` so wall-clock jumps do not matter.
 """
@@ -47,6 +53,10 @@ HARD_SHARE = 0.6
 """Never go past this share of the remaining clock, however unstable the search."""
 HARD_FACTOR = 2.0
 """The hard deadline allows this multiple of the planned time (for unclear positions)."""
+LATENESS_DECAY = 0.8
+"""Each move keeps this share of the lateness remembered from earlier moves (a spike fades in ~10 moves)."""
+LATENESS_CAP_MS = 40.0
+"""Never reserve more than this for lateness (a stalled machine must not make the engine play blind)."""
 
 
 @dataclass(frozen=True)
@@ -57,13 +67,39 @@ class Budget:
     hard_ms: float | None
 
 
-def plan_budget(limits: Limits, moves_left: int) -> Budget:
+class Lateness:
+    """How far recent searches ran past their hard deadline (ms), remembered with decay.
+
+    One per process (LATENESS): lateness comes from the machine (load, scheduling),
+    not from the game. ``record`` after each timed search; ``reserve_ms`` is what the
+    next budget keeps back: the worst recent overrun, decayed by LATENESS_DECAY a move."""
+
+    def __init__(self) -> None:
+        self.late_ms = 0.0
+        self._lock = threading.Lock()
+
+    def record(self, overrun_ms: float) -> None:
+        with self._lock:
+            self.late_ms = min(LATENESS_CAP_MS, max(max(0.0, overrun_ms), self.late_ms * LATENESS_DECAY))
+
+    def reserve_ms(self) -> float:
+        return self.late_ms
+
+    def reset(self) -> None:
+        self.late_ms = 0.0
+
+
+LATENESS = Lateness()
+
+
+def plan_budget(limits: Limits, moves_left: int, reserve_ms: float = 0.0) -> Budget:
     """The thinking time for one move under `limits` (engine.strategies.base.Limits).
 
     `moves_left` is the caller's estimate of how many more moves the side to
     move will make in this game (used only with a clock and no movestogo).
+    `reserve_ms` is kept back on top of MoveOverhead (Lateness.reserve_ms).
     """
-    overhead = max(0, limits.move_overhead or 0)
+    overhead = max(0, limits.move_overhead or 0) + max(0.0, reserve_ms)
     if limits.infinite:
         return Budget(None, None)
     if limits.movetime is not None:
@@ -79,7 +115,7 @@ def plan_budget(limits: Limits, moves_left: int) -> Budget:
 
 
 def _clock_budget(time_left: int, increment: int, movestogo: int | None,
-                  moves_left: int, overhead: int) -> Budget:
+                  moves_left: int, overhead: float) -> Budget:
     """Split the remaining clock over the remaining moves, keeping a reserve."""
     reserve = overhead + SAFETY_MS + 0.02 * time_left
     available = max(1.0, time_left - reserve)
@@ -98,12 +134,17 @@ class TimeManager:
     """Deadlines and limits of one search, polled by the search loop."""
 
     def __init__(self, limits: Limits, stop: threading.Event, moves_left: int = 20,
-                 clock: Callable[[], float] = time.monotonic, start: float | None = None) -> None:
-        """`start`: when the move's time began (clock() reading); now if not given."""
+                 clock: Callable[[], float] = time.monotonic, start: float | None = None,
+                 reserve_ms: float = 0.0, halt: threading.Event | None = None) -> None:
+        """`start`: when the move's time began (clock() reading): the earlier of `start` and
+        `limits.started` (the read of `go`), now if neither is given. `halt`: a second
+        stop event (the driver's watchdog sets it when it answers without the search)."""
         self._clock = clock
-        self.start = clock() if start is None else start
+        starts = [t for t in (start, limits.started) if t is not None]
+        self.start = min(starts) if starts else clock()
         self.stop_event = stop
-        self.budget = plan_budget(limits, moves_left)
+        self.halt = halt
+        self.budget = plan_budget(limits, moves_left, reserve_ms)
         self.node_limit = limits.nodes
         self.depth_limit = limits.depth
         self.nodes = 0
@@ -115,7 +156,7 @@ class TimeManager:
 
     def stopped(self) -> bool:
         """The `stop` event or the hard deadline: unwind at once."""
-        if self.stop_event.is_set():
+        if self.stop_event.is_set() or (self.halt is not None and self.halt.is_set()):
             return True
         return self._hard is not None and self._clock() >= self._hard
 
@@ -145,3 +186,7 @@ class TimeManager:
 
     def time_limited(self) -> bool:
         return self._hard is not None
+
+    def hard_deadline(self) -> float | None:
+        """The clock() reading at which the search must have stopped; None if unlimited."""
+        return self._hard
