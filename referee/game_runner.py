@@ -21,7 +21,7 @@ from protocol.messages import PositionCommand
 from protocol.moves import Move
 
 from .player import EngineFailure, EnginePlayer
-from .record import GameRecord, MoveRecord
+from .record import ForfeitedMove, GameRecord, MoveRecord
 from .terminations import Termination
 from .timecontrol import Clock, TimeControl, go_command
 
@@ -85,7 +85,8 @@ class _Game:
         played = self.opening + [m.move for m in self.moves]
         return PositionCommand(self.start_fen, played).format()
 
-    def record(self, result: str, termination: Termination, reason: str, scores: list[int]) -> GameRecord:
+    def record(self, result: str, termination: Termination, reason: str, scores: list[int],
+               forfeited_move: ForfeitedMove | None = None) -> GameRecord:
         dark, light = self.players
         start = self.start_fen or protocol.new_game(self.spec.game_type).position()
         return GameRecord(
@@ -96,11 +97,11 @@ class _Game:
             moves=self.moves, result=result, termination=termination, reason=reason,
             final_scores=scores, final_position=self.game.position(), pair=self.spec.pair,
             round=self.spec.round, started_at=self.started_at,
-            duration_s=round(time.monotonic() - self.t0, 3))
+            duration_s=round(time.monotonic() - self.t0, 3), forfeited_move=forfeited_move)
 
     def forfeit(self, color: int, failure: EngineFailure) -> GameRecord:
         reason = f"{_side_name(color, self.players[color])} {failure.detail}"
-        return self.record(_forfeit_result(color), failure.termination, reason, [])
+        return self.record(_forfeit_result(color), failure.termination, reason, [], failure.forfeited_move)
 
     def finished(self) -> GameRecord:
         result = self.game.result()
@@ -109,7 +110,17 @@ class _Game:
         return self.record(result.text, Termination.NORMAL, result.reason, list(result.scores))
 
     async def one_move(self, color: int) -> None:
-        """Ask the side to move for a move and play it; EngineFailure if it does wrong."""
+        """Ask the side to move for a move and play it; EngineFailure (with what the referee saw of
+        the move: its forfeited_move) if it does wrong."""
+        player = self.players[color]
+        try:
+            await self._one_move(color)
+        except EngineFailure as failure:
+            if failure.forfeited_move is None:
+                failure.forfeited_move = player.forfeited_move(failure)
+            raise
+
+    async def _one_move(self, color: int) -> None:
         player, clock = self.players[color], self.clocks[color]
         go = go_command(self.clocks[DARK], self.clocks[LIGHT], color).format()
         move_text, info, elapsed = await player.go(self.position_command(), go, clock.deadline_s(),

@@ -10,6 +10,7 @@ every misbehaviour into an EngineFailure whose `termination` is a Termination an
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from protocol.messages import MAX_LINE, Info, OptionSpec, ProtocolError, SetOpti
 
 from .client import EngineGone, Gone, NoAnswer, ProtocolClient, TooLong, describe_exit, read_reply, short_text
 from .engine_process import EngineProcess, EngineSpec, Line, LineKind
-from .record import info_to_dict
+from .record import INFO_LINE_CHARS, INFO_LINES_KEPT, ForfeitedMove, InfoLine, info_to_dict
 from .terminations import Termination
 
 __all__ = ["DEFAULT_MAX_MOVE_BYTES", "DEFAULT_MAX_MOVE_LINES", "EngineFailure", "EnginePlayer", "describe_exit"]
@@ -39,6 +40,8 @@ class EngineFailure(Exception):
         self.elapsed_ms = elapsed_ms
         self.stderr_tail = stderr_tail
         self.move = move
+        self.forfeited_move: ForfeitedMove | None = None
+        """What the referee saw of the `go` this happened in (EnginePlayer.forfeited_move); None outside a `go`."""
         super().__init__(f"{self.termination}: {detail}")
 
 
@@ -64,6 +67,7 @@ class EnginePlayer:
         self.max_move_lines = max_move_lines
         self.client = ProtocolClient(spec, io_log, max_line=max_line)
         self.failed: EngineFailure | None = None
+        self._reading: _MoveReader | None = None   # the current (or last) `go`, for forfeited_move
 
     # -- state -------------------------------------------------------------------
     @property
@@ -214,6 +218,7 @@ class EnginePlayer:
         `deadline_s` is the time after which the move is lost (margin included; None = no limit,
         then a silent engine is probed with `isready` every probe_interval). `allowed_ms` (the
         time without margin) only sharpens the overrun reported in a time forfeit."""
+        self._reading = None
         if not self.alive:
             raise self._failure(Termination.DISCONNECT, "is not running")
         self.client.discard_pending()
@@ -221,7 +226,7 @@ class EnginePlayer:
         t0 = time.monotonic()
         deadline = None if deadline_s is None else t0 + deadline_s
         allowed = allowed_ms if allowed_ms is not None else (0 if deadline_s is None else int(deadline_s * 1000))
-        reading = _MoveReader(self, t0)
+        reading = self._reading = _MoveReader(self, t0, None if deadline_s is None else allowed)
         next_probe = t0 + self.probe_interval
         while True:
             now = time.monotonic()
@@ -242,6 +247,13 @@ class EnginePlayer:
         if deadline is not None and reading.move_t > deadline:
             raise self._time_forfeit(elapsed, allowed, reading.move)
         return reading.move, info_to_dict(reading.info), elapsed
+
+    def forfeited_move(self, failure: EngineFailure) -> ForfeitedMove | None:
+        """What the referee saw of the last `go` (its time, bestmove, last `info` lines), for the record
+        of a game lost in it; None when the failure came before the `go` was sent."""
+        if self._reading is None:
+            return None
+        return self._reading.evidence(failure.elapsed_ms, failure.move)
 
     def _time_forfeit(self, elapsed: int, allowed: int, move: str | None) -> EngineFailure:
         overrun = max(0, elapsed - allowed)
@@ -301,9 +313,11 @@ class EnginePlayer:
 class _MoveReader:
     """Consumes the lines of one `go`: keeps the last info, enforces the volume cap, finds bestmove."""
 
-    def __init__(self, player: EnginePlayer, t0: float):
+    def __init__(self, player: EnginePlayer, t0: float, allowed_ms: int | None = None):
         self.player = player
         self.t0 = t0
+        self.allowed_ms = allowed_ms
+        self.info_lines: deque[InfoLine] = deque(maxlen=INFO_LINES_KEPT)
         self.info: Info | None = None
         self.string_info: Info | None = None
         self.move: str | None = None
@@ -313,7 +327,19 @@ class _MoveReader:
 
     @property
     def elapsed_ms(self) -> int:
-        return int(round((self.move_t - self.t0) * 1000))
+        return self._ms(self.move_t)
+
+    def _ms(self, t: float) -> int:
+        """Milliseconds from `go` to the monotonic time `t`."""
+        return max(0, int(round((t - self.t0) * 1000)))
+
+    def evidence(self, elapsed_ms: int | None, move: str | None) -> ForfeitedMove:
+        """This `go` as a record's forfeited_move: `elapsed_ms` if the failure measured it, else the
+        time of the bestmove, else the time until now (when the referee gave up on the move)."""
+        if elapsed_ms is None:
+            elapsed_ms = self.elapsed_ms if self.move is not None else self._ms(time.monotonic())
+        return ForfeitedMove(ms=elapsed_ms, allowed_ms=self.allowed_ms, move=self.move if move is None else move,
+                             info=list(self.info_lines))
 
     async def take(self, line: Line, doing: str) -> None:
         player = self.player
@@ -332,6 +358,8 @@ class _MoveReader:
         head = line.text.lstrip()[:8]
         if not (head.startswith("info") or head.startswith("bestmove")):
             return   # UCI: unknown output is ignored (and not worth parsing)
+        if head.startswith("info"):   # kept as printed, unreadable ones too: they may tell why a move was lost
+            self.info_lines.append(InfoLine(self._ms(line.t), line.text[:INFO_LINE_CHARS]))
         reply = read_reply(line)
         if reply.parsed is None:
             if reply.word == "bestmove" and reply.error is not None:

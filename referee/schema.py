@@ -30,6 +30,7 @@ from pydantic import (
 
 from protocol.messages import MAX_COUNT, MAX_MS
 
+from .record import INFO_LINE_CHARS, INFO_LINES_KEPT
 from .terminations import Termination
 
 MAX_MEMORY_MB = 1 << 20
@@ -159,6 +160,22 @@ class MoveModel(_Strict):
     info: dict[StrictStr, Any] | None = None
 
 
+class InfoLineModel(_Strict):
+    """One `info` line of a forfeited move: when the referee read it (ms since `go`) and its text (cut)."""
+
+    ms: Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
+    text: Annotated[StrictStr, Field(max_length=INFO_LINE_CHARS)]
+
+
+class ForfeitedMoveModel(_Strict):
+    """`forfeited_move` of a record: what the referee saw during the `go` the game was lost in."""
+
+    ms: Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
+    allowed_ms: Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)] | None = None
+    move: StrictStr | None = None
+    info: Annotated[list[InfoLineModel], Field(max_length=INFO_LINES_KEPT)] = []
+
+
 class RecordModel(_Strict):
     """One line of records.jsonl (SPEC 10.4)."""
 
@@ -180,6 +197,7 @@ class RecordModel(_Strict):
     round: Annotated[StrictInt, Field(ge=0)] | None = None
     started_at: StrictStr = ""
     duration_s: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.0
+    forfeited_move: ForfeitedMoveModel | None = None
 
     @field_validator("termination", mode="before")
     @classmethod
@@ -197,6 +215,13 @@ class RecordModel(_Strict):
         if len(value) not in (0, 2):
             raise ValueError("expected [dark, light] or [] (a forfeit)")
         return value
+
+    @model_validator(mode="after")
+    def _forfeited_move_only_in_a_forfeit(self) -> RecordModel:
+        if self.forfeited_move is not None and not self.termination.is_forfeit:
+            raise ValueError(f"forfeited_move: found one in a game that ended {self.termination.value!r}; "
+                             "expected it only when a forfeit ended the game")
+        return self
 
 
 # -- openings and run configuration ---------------------------------------------------------

@@ -67,6 +67,10 @@ BAD_RECORDS = {
     "game_id list": (lambda r: {**r, "game_id": [1]}, "field game_id"),
     "only game_id": (lambda r: {"game_id": 1}, "missing"),
     "unknown termination": (lambda r: {**r, "termination": "nap"}, "field termination"),
+    "forfeited_move in a normal game": (lambda r: {**r, "termination": "normal", "forfeited_move": {"ms": 5}},
+                                        "expected it only when a forfeit ended the game"),
+    "forfeited_move ms text": (lambda r: {**r, "termination": "stall", "forfeited_move": {"ms": "5"}},
+                               "field forfeited_move.ms: found \"5\""),
 }
 
 
