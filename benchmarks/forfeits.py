@@ -10,7 +10,11 @@ referee's default margin (50 ms) unless --margin is given. From the records it p
 the time forfeits (search's, and the opponent's), the median, 99th percentile and
 maximum of search's think times as the referee measured them, the worst think time
 relative to what was allowed (movetime, or the clock left), and the load average
-(1-minute, sampled every 5 s during the match: mean and max).
+(1-minute, sampled every 5 s during the match: mean and max). Then the same spread of
+the engine's own `info time` (its last report before `bestmove`) and of the referee's
+time minus that (what the engine's clock cannot see: pipes, `position` handling,
+scheduling), and for each game search lost, the reason and its last `info` lines
+as the record keeps them (`forfeited_move`, with when the referee read each).
 
 Part 2, for each game, N fresh `python -m engine` processes: time from spawn to
 `uciok`, then `setoption` (variant, Strategy=search), `isready`, and
@@ -98,6 +102,58 @@ def think_times(record: dict, engine: str, tc: str) -> list[tuple[int, int]]:
     return out
 
 
+def engine_lag(record: dict, engine: str) -> list[tuple[int, int]]:
+    """(engine's own `info time`, referee ms minus that) of each move `engine` made that reported a time.
+
+    The engine's clock starts when it read `go` and its last `info` is stamped just before `bestmove`;
+    the referee's runs from writing `go` to reading `bestmove`. The difference is what the engine's
+    clock cannot see: the pipes both ways, `position` handling before `go` is read, the unwinding
+    after the last `info`, the engine process and the referee's event loop waiting for a core."""
+    side = 0 if record["dark"]["name"] == engine else 1
+    if record[("dark", "light")[side]]["name"] != engine:
+        return []
+    first_mover = len(record.get("opening") or []) % 2
+    out = []
+    for index, move in enumerate(record["moves"]):
+        info = move.get("info") or {}
+        if (index + first_mover) % 2 == side and isinstance(info.get("time"), int):
+            out.append((info["time"], move["ms"] - info["time"]))
+    return out
+
+
+def forfeited_ms(record: dict) -> tuple[int, int] | None:
+    """(ms used, ms allowed) of the move a record's game was lost on: its forfeited_move, else the reason."""
+    forfeited = record.get("forfeited_move")
+    if forfeited and forfeited.get("allowed_ms") is not None:
+        return int(forfeited["ms"]), int(forfeited["allowed_ms"])
+    match = _FORFEIT_RE.search(record.get("reason", ""))
+    return (int(match["ms"]), int(match["allowed"])) if match else None
+
+
+_INFO_TIME_RE = re.compile(r"\btime (?P<ms>[0-9]+)\b")
+
+
+def outside_engine_clock(record: dict) -> str | None:
+    """Where the time of a forfeited move went, from its forfeited_move: the engine's own `time` in
+    its last `info` (its clock when it was about to answer) against the referee's reading of it."""
+    forfeited = record.get("forfeited_move") or {}
+    lines = forfeited.get("info") or []
+    match = _INFO_TIME_RE.search(lines[-1]["text"]) if lines else None
+    if match is None:
+        return None
+    own, read = int(match["ms"]), int(lines[-1]["ms"])
+    return (f"the engine's clock said {own} ms in its last info; the referee read that line at {read} ms "
+            f"and bestmove at {forfeited['ms']} ms: {read - own} ms passed outside the engine's clock "
+            "(go and the answer in the pipes, the engine or the referee waiting for a core)")
+
+
+def _spread(values: list[int]) -> str:
+    """'median/p99/max' of a non-empty list."""
+    ordered = sorted(values) or [0]
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return f"{statistics.median(ordered):.0f}/{p99}/{ordered[-1]}"
+
+
 def run_match(game: str, tc: str, args: argparse.Namespace, out: Path) -> list[dict]:
     python = sys.executable
     each = f"tc={tc}" + (f" margin={args.margin}" if args.margin is not None else "")
@@ -136,18 +192,26 @@ def report_matches(args: argparse.Namespace, root: Path) -> None:
                 records = run_match(game, tc, args, root / f"{game}-{tc.replace('=', '').replace('+', '_')}")
             times = [t for r in records for t in think_times(r, "search", tc)]
             lost = forfeits_of(records, "search")
-            for record in lost:  # the forfeited move is not in the moves list: take it from the reason
-                match = _FORFEIT_RE.search(record.get("reason", ""))
-                if match:
-                    times.append((int(match["ms"]), int(match["allowed"])))
+            for record in lost:  # the forfeited move is not in the moves list
+                forfeited = forfeited_ms(record)
+                if forfeited:
+                    times.append(forfeited)
+            lags = [t for r in records for t in engine_lag(r, "search")]
             used = sorted(ms for ms, _ in times) or [0]
             worst = max(times, key=lambda t: t[0] - t[1], default=(0, 0))
             p99 = used[min(len(used) - 1, int(0.99 * len(used)))]
             print(f"{game:12s} {tc:9s} {len(records):5d} {len(lost):8d} {len(forfeits_of(records, args.opponent)):4d}  "
                   f"{len(used):6d} {statistics.median(used):6.0f} {p99:5d} {used[-1]:5d}  "
                   f"{worst[0]:6d} / {worst[1]:<6d} ms     {load.text()}", flush=True)
+            print(f"    median/p99/max ms: engine's own info time {_spread([t for t, _ in lags])}, "
+                  f"referee minus engine {_spread([lag for _, lag in lags])} ({len(lags)} moves)")
             for record in lost:
                 print(f"    game {record['game_id']}: {record.get('reason', '')}")
+                for line in (record.get("forfeited_move") or {}).get("info", []):
+                    print(f"        read at {line['ms']} ms: {line['text'][:160]}")
+                outside = outside_engine_clock(record)
+                if outside:
+                    print(f"        {outside}")
 
 
 def _read_until(proc: subprocess.Popen, prefix: str) -> float:
