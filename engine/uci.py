@@ -18,16 +18,24 @@ and changes nothing. Rules while a job runs (a `go` search, `go perft`, `moves` 
 - `stop` with no job running is ignored silently (it often races a `bestmove`).
 End of input stops a search at once, like `quit`, but lets a `go perft`,
 `moves` or `bench` finish, so `echo "go perft 2" | isaac-engine` works.
+
+A reader thread (stamped_lines) takes each line off stdin as soon as it is complete
+and stamps it with its arrival time; the loop still obeys the lines one by one, in
+order. A `go`'s clock starts at that stamp (Limits.started, SPEC 9.10), so the time a
+`go` waits behind a slow `position` counts against the move.
 """
 
 from __future__ import annotations
 
 import gc
+import queue
 import re
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from typing import BinaryIO
 
 from protocol.game import Game
@@ -57,6 +65,8 @@ QUIT_GRACE = 0.25
 """Seconds `quit`/EOF give a stopped search to print its `bestmove` before the process ends."""
 STOP_WAIT = 2.0
 """Seconds `stop` waits for the search to answer before the loop reads on regardless."""
+READ_AHEAD = 64
+"""Lines the reader thread may stamp ahead of the loop; past that they wait in the pipe (bounded memory)."""
 
 
 class TooLong:
@@ -84,6 +94,54 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[str | TooLon
         yield raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8", "replace")
 
 
+Stamped = tuple[float, str | TooLong]
+"""A line of input and the time.monotonic() at which it was taken off the stream."""
+
+
+def stamped_lines(stream: BinaryIO, ahead: int = READ_AHEAD) -> Generator[Stamped, None, None]:
+    """read_lines(stream), each line stamped when it arrived rather than when the caller got to it.
+
+    A thread reads ahead (up to `ahead` lines), so a line that waits behind a slow
+    command keeps its arrival time. An error reading the stream is raised here, after
+    the lines before it, as if the caller had read the stream itself. Closing the generator
+    lets the thread end (at once if it is waiting for room, after its current read if not)."""
+    lines: queue.Queue[Stamped | BaseException | None] = queue.Queue(ahead)
+    done = threading.Event()
+    threading.Thread(target=_read_ahead, args=(stream, lines, done), name="engine-input", daemon=True).start()
+    try:
+        while (item := lines.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        done.set()
+
+
+def _read_ahead(stream: BinaryIO, lines: queue.Queue[Stamped | BaseException | None],
+                done: threading.Event) -> None:
+    """The reader thread: stamp and queue each line the moment readline returns it; None at the end."""
+    end: BaseException | None = None
+    try:
+        for line in read_lines(stream):
+            if not _offer(lines, (time.monotonic(), line), done):
+                return
+    except Exception as e:  # handed to the loop, which would have met it reading the stream itself
+        end = e
+    _offer(lines, end, done)
+
+
+def _offer(lines: queue.Queue[Stamped | BaseException | None], item: Stamped | BaseException | None,
+           done: threading.Event) -> bool:
+    """Queue `item`, waiting while the loop is far behind; False once the loop has ended (nobody reads)."""
+    while not done.is_set():
+        try:
+            lines.put(item, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
 class Engine:
     """One engine session over an input and an Output."""
 
@@ -97,7 +155,7 @@ class Engine:
         self.job = JobThread(self.out)
         self.running = True
         self.read_at = time.monotonic()
-        """When the line being handled was read: a `go`'s clock starts there (Limits.started)."""
+        """When the line being handled arrived: a `go`'s clock starts there (Limits.started)."""
         self.commands = {
             "uci": self.cmd_uci, "isready": self.cmd_isready, "ucinewgame": self.cmd_ucinewgame,
             "setoption": self.cmd_setoption, "position": self.cmd_position, "go": self.cmd_go,
@@ -109,20 +167,23 @@ class Engine:
     # -- loop -------------------------------------------------------------------
     def run(self, stream: BinaryIO | None = None) -> int:
         """Serve commands until `quit` or end of input; returns the exit status."""
-        for line in read_lines(stream if stream is not None else sys.stdin.buffer):
-            self.read_at = time.monotonic()
-            if isinstance(line, TooLong):
-                self.error(f"line of {line.size} bytes is longer than the limit of {MAX_LINE}; ignored")
+        with closing(stamped_lines(stream if stream is not None else sys.stdin.buffer)) as lines:
+            for read_at, line in lines:
+                if isinstance(line, TooLong):
+                    self.error(f"line of {line.size} bytes is longer than the limit of {MAX_LINE}; ignored")
+                else:
+                    self.handle(line, read_at)
+                if not self.running or self.out.closed:
+                    break
             else:
-                self.handle(line)
-            if not self.running or self.out.closed:
-                break
-        else:
-            self.end_of_input()
+                self.end_of_input()
         return 0
 
-    def handle(self, line: str) -> None:
-        """Do one command; any failure becomes one error line."""
+    def handle(self, line: str, read_at: float | None = None) -> None:
+        """Do one command that arrived at `read_at` (time.monotonic(); None: now).
+
+        Any failure becomes one error line."""
+        self.read_at = time.monotonic() if read_at is None else read_at
         word, _ = split_command(line)
         if not word:
             return

@@ -1,9 +1,10 @@
-"""Time safety of Strategy search (issue 9): the clock starts at the read of `go`, lateness is
-kept in reserve, and a searcher stuck past its deadline is answered for by the driver."""
+"""Time safety of Strategy search (issue 9): the clock starts when the `go` line arrives, lateness
+is kept in reserve, and a searcher stuck past its deadline is answered for by the driver."""
 
 from __future__ import annotations
 
 import io
+import os
 import random
 import threading
 import time
@@ -15,9 +16,9 @@ from engine.output import Output
 from engine.search import driver
 from engine.search.timeman import LATENESS, LATENESS_CAP_MS, SAFETY_MS, Lateness, TimeManager, plan_budget
 from engine.strategies.base import Limits
-from engine.uci import Engine
+from engine.uci import READ_AHEAD, Engine, TooLong, stamped_lines
 from protocol import new_game
-from protocol.messages import Info
+from protocol.messages import MAX_LINE, Info
 
 
 @pytest.fixture(autouse=True)
@@ -36,15 +37,108 @@ def test_the_clock_starts_at_limits_started_when_it_is_earlier():
     assert TimeManager(Limits(movetime=100), threading.Event(), start=now).start == now
 
 
-def test_engine_passes_the_read_time_of_go_to_the_search(monkeypatch):
+class _Recorder:
+    """A strategy that keeps the Limits of each `go` and plays the first legal move."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.limits: list[Limits] = []
+
+    def choose(self, game, limits, stop, report, rng):
+        self.limits.append(limits)
+        return next(iter(game.legal_moves()))
+
+
+SLOW_POSITION_S = 0.15
+"""How long the `position` before a `go` takes to handle in the arrival test."""
+
+
+def test_the_clock_of_go_starts_when_go_arrives_not_when_the_loop_gets_to_it(monkeypatch):
+    """`go` arrives on the pipe while a slow `position` is being handled: its clock starts then."""
+    read_end, write_end = os.pipe()
+    feed = os.fdopen(write_end, "wb", buffering=0)
+    buffer = io.BytesIO()
+    engine = Engine(Output(buffer))
+    recorder = _Recorder()
+    monkeypatch.setattr(engine.session, "get_strategy", lambda: recorder)
+    set_position = engine.session.set_position
+    times: dict[str, float] = {}
+
+    def slow_position(line: str) -> None:
+        set_position(line)
+        times["go sent"] = time.monotonic()
+        feed.write(b"go movetime 100\n")
+        time.sleep(SLOW_POSITION_S)
+        times["position done"] = time.monotonic()
+        feed.close()  # end of input once `go` is handled
+
+    monkeypatch.setattr(engine.session, "set_position", slow_position)
+    feed.write(b"position startpos moves h3j3 f9i9\n")
+    with os.fdopen(read_end, "rb") as stream:
+        engine.run(stream)
+    engine.job.wait(5)
+    [limits] = recorder.limits
+    assert limits.movetime == 100
+    assert limits.started is not None
+    assert times["go sent"] <= limits.started < times["position done"]
+    assert buffer.getvalue().decode().splitlines()[-1].startswith("bestmove ")
+
+
+def test_a_go_handed_over_directly_starts_its_clock_then(monkeypatch):
+    """Engine.handle without an arrival time (tests/inprocess_engine.py): the clock starts at the call."""
     engine = Engine(Output(io.BytesIO()))
-    started: list[Limits] = []
-    monkeypatch.setattr(engine.job, "start", lambda kind, target, out, game, strategy, limits, rng:
-                        started.append(limits))
-    ticks = iter([100.0, 200.0, 300.0])
-    monkeypatch.setattr("engine.uci.time", types.SimpleNamespace(monotonic=lambda: next(ticks)))
-    engine.run(io.BytesIO(b"position startpos moves h3j3 f9i9\ngo movetime 100\n"))
-    assert [limits.started for limits in started] == [200.0]  # the second line read, not a later moment
+    recorder = _Recorder()
+    monkeypatch.setattr(engine.session, "get_strategy", lambda: recorder)
+    time.sleep(0.02)  # the engine's creation is not the `go`'s arrival
+    handed = time.monotonic()
+    engine.handle("go movetime 100")
+    engine.job.wait(5)
+    assert handed <= recorder.limits[0].started <= time.monotonic()
+    engine.handle("go movetime 100", read_at=handed - 1)
+    engine.job.wait(5)
+    assert recorder.limits[1].started == handed - 1
+
+
+def test_stamped_lines_keep_order_and_arrival_times():
+    text = b"isready\n" + b"x" * (MAX_LINE + 10) + b"\ngo movetime 5\r\n"
+    before = time.monotonic()
+    got = list(stamped_lines(io.BytesIO(text)))
+    after = time.monotonic()
+    stamps = [stamp for stamp, _ in got]
+    assert before <= stamps[0] <= stamps[1] <= stamps[2] <= after
+    assert got[0][1] == "isready" and got[2][1] == "go movetime 5"
+    assert isinstance(got[1][1], TooLong) and got[1][1].size == MAX_LINE + 11
+
+
+class _BreaksAfter:
+    """An input whose reads fail once its lines are used up (a broken stdin)."""
+
+    def __init__(self, *lines: bytes) -> None:
+        self.lines = list(lines)
+
+    def readline(self, size: int = -1) -> bytes:
+        if self.lines:
+            return self.lines.pop(0)
+        raise OSError("input went away")
+
+
+def test_a_read_error_reaches_the_loop_after_the_lines_before_it():
+    got: list[str | TooLong] = []
+    with pytest.raises(OSError, match="input went away"):
+        for _, line in stamped_lines(_BreaksAfter(b"isready\n", b"go\n")):  # type: ignore[arg-type]
+            got.append(line)
+    assert got == ["isready", "go"]
+
+
+def test_the_reader_thread_ends_with_the_loop_even_when_it_is_far_ahead():
+    buffer = io.BytesIO()
+    assert Engine(Output(buffer)).run(io.BytesIO(b"quit\n" + b"isready\n" * (10 * READ_AHEAD))) == 0
+    deadline = time.monotonic() + 2
+    while any(t.name == "engine-input" for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not any(t.name == "engine-input" for t in threading.enumerate())
+    assert buffer.getvalue() == b""  # nothing after `quit` is obeyed
 
 
 def test_lateness_is_reserved_then_fades_and_is_capped():
