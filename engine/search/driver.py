@@ -8,7 +8,7 @@ illegal move: it would fall back to the first legal move and say so.
 
 Time safety (a search under a deadline, `movetime` or a clock):
 
-- the move's clock starts when the `go` line was read (``Limits.started``);
+- the move's clock starts when the `go` line arrived on stdin (``Limits.started``);
 - the searcher runs in a worker thread, watched: if it has not returned
   WATCHDOG_GRACE_MS after its hard deadline (one long step that does not look at the
   clock: building a node's candidates, a slow machine), the driver answers without

@@ -8,8 +8,8 @@ The search asks two questions, many times a second:
   end of input), the hard deadline has passed, or the node limit is reached.
 
 Budget, in order of precedence (times in ms, all measured from the moment the
-`go` line was read, ``Limits.started``; when that is unknown, from the moment
-the TimeManager is created):
+`go` line arrived on stdin, ``Limits.started``; when that is unknown, from the
+moment the TimeManager is created):
 
 - ``infinite``: no deadline; only `stop` ends the search.
 - ``movetime``: use it all, minus ``move_overhead`` (the GUI/pipe latency the
@@ -137,7 +137,7 @@ class TimeManager:
                  clock: Callable[[], float] = time.monotonic, start: float | None = None,
                  reserve_ms: float = 0.0, halt: threading.Event | None = None) -> None:
         """`start`: when the move's time began (clock() reading): the earlier of `start` and
-        `limits.started` (the read of `go`), now if neither is given. `halt`: a second
+        `limits.started` (the arrival of `go`), now if neither is given. `halt`: a second
         stop event (the driver's watchdog sets it when it answers without the search)."""
         self._clock = clock
         starts = [t for t in (start, limits.started) if t is not None]

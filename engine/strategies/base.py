@@ -27,7 +27,7 @@ class Limits:
     nodes: int | None = None
     infinite: bool = False
     move_overhead: int = 30           # MoveOverhead option, ms
-    started: float | None = None      # time.monotonic() when the `go` was read (the move's clock starts there)
+    started: float | None = None      # time.monotonic() when `go` arrived (the move's clock starts there)
 
 
 class Strategy(Protocol):
