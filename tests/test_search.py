@@ -120,13 +120,22 @@ def test_depth_limit_alpha_beta():
     assert deeper[-1].depth == 3 and deeper[-1].nodes > infos[-1].nodes
 
 
-@pytest.mark.parametrize("position", [STARTS["isaac"], MIDGAMES[2], MIDGAMES[3]],
-                         ids=["isaac", "foundations", "hari"])
+@pytest.mark.parametrize("position", [STARTS["isaac"], MIDGAMES[2]], ids=["isaac", "foundations"])
 def test_depth_limit_tree_search(position):
     move, infos, seconds = run(position, Limits(depth=2))
     assert infos[-1].depth >= 2 or infos[-1].pv[-1] == "pass"
     assert seconds < 10
     assert_legal(position, move)
+
+
+def test_depth_limit_hari_flat_monte_carlo():
+    """HARI's flat Monte Carlo reads `go depth d` as d playouts per root candidate."""
+    move, infos, seconds = run(MIDGAMES[3], Limits(depth=1))
+    _, twice, _ = run(MIDGAMES[3], Limits(depth=2))
+    assert infos[-1].depth == 1 and infos[-1].rollouts
+    assert twice[-1].rollouts == 2 * infos[-1].rollouts
+    assert seconds < 10
+    assert_legal(MIDGAMES[3], move)
 
 
 @pytest.mark.parametrize("position", [STARTS["hari"], MIDGAMES[1], MIDGAMES[2]],

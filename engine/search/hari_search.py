@@ -1,10 +1,12 @@
-"""HARI move choice: ``choose`` runs iterative-deepening alpha-beta over built candidates
-with leaves judged by the packing race of engine/search/hari_eval.py (the SPEC 9.10 row).
+"""HARI move choice: ``choose`` runs flat Monte Carlo over the heuristic's candidates
+(engine/search/hari_mc.py; the SPEC 9.10 row).
 
-The rest of this module is the previous search, ``choose_mcts`` (MCTS with priors and
-playouts, as in ffbb6c3), kept as an in-process baseline for A/B runs; its slide
-candidates and playout policy are also used by ``choose`` (root slides), by the
-`heuristic` and `flatmc` sparring partners. Its description follows.
+The rest of this module holds the earlier searches, kept as in-process baselines for A/B
+runs (benchmarks/ab_inprocess.py): ``choose_ab`` (359c964: iterative-deepening alpha-beta
+over built candidates, leaves judged by the packing race of engine/search/hari_eval.py) and
+``choose_mcts`` (ffbb6c3: MCTS with priors and playouts). Its slide candidates and playout
+policy are used by ``choose`` and by the `heuristic` and `flatmc` sparring partners. The
+description of ffbb6c3's MCTS knowledge follows.
 
 A HARI position can have 400,000 moves (every subset of slides times every
 play), so a node's candidates are built, not enumerated:
@@ -212,8 +214,10 @@ PLAYOUT_SKIP = 0.1
 """Share of playout moves that play the second-shortest length (giving up the shorter pieces)."""
 
 
-def playout_move(game: Any, rng: random.Random) -> Any:
-    """Shortest playable piece placed snugly; else one slide to make room; else its discard."""
+def playout_move(game: Any, rng: random.Random, skip: float | None = None) -> Any:
+    """Shortest playable piece placed snugly; else one slide to make room; else its discard.
+
+    With chance `skip` (default PLAYOUT_SKIP) the second-shortest length is played instead."""
     sets = game.slide_sets()
     base = next(sets, None)
     if base is None:
@@ -221,7 +225,7 @@ def playout_move(game: Any, rng: random.Random) -> Any:
     me = game.turn
     lengths = game.playable_lengths(me)
     empty = base.empty
-    if len(lengths) > 1 and rng.random() < PLAYOUT_SKIP:
+    if len(lengths) > 1 and rng.random() < (PLAYOUT_SKIP if skip is None else skip):
         seg = first_fit(empty, lengths[1])
         if seg is not None:
             return HariMove((), seg, 0)
@@ -293,7 +297,14 @@ def _ab_info(result: ABResult) -> Info:
 
 
 def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
-    """Iterative-deepening alpha-beta over built candidates, leaves judged by the packing race.
+    """Strategy search's HARI move: flat Monte Carlo over the heuristic's candidates (engine.search.hari_mc)."""
+    from .hari_mc import choose as choose_mc
+    return choose_mc(game, ctx, rng)
+
+
+def choose_ab(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
+    """359c964's search (kept as an in-process baseline for A/B runs): iterative-deepening
+    alpha-beta over built candidates, leaves judged by the packing race.
 
     See engine.search.hari_eval: at 100 ms a move this reaches depth 2 (our move and
     the opponent's best answer) in most middle-game positions."""

@@ -1,0 +1,263 @@
+"""Quick in-process A/B games between two move choosers, for trying search ideas before an SPRT.
+
+    python benchmarks/ab_inprocess.py --game hari --a search --b plainmc --pairs 20 --ms 100 [--jobs 2]
+
+Both players run in one process (one core per game pair, `--jobs` pairs at a
+time), each given `go movetime MS` worth of Limits, from the shipped balanced
+book (each opening once per colour). No protocol, no referee, no time
+forfeits: this screens ideas quickly; claims are made with `isaac-referee match
+--sprt` (benchmarks/strength.py), never with this.
+
+Players: any engine Strategy name (search, heuristic, flatmc, greedy, random);
+`mcts` and `ab` (HARI: ffbb6c3's and 359c964's searches, kept in engine.search.hari_search
+as choose_mcts and choose_ab); `mcts+` (ffbb6c3's MCTS with hari_mc's playouts);
+`plainmc` (a plain flat Monte-Carlo player: up to 40 sampled legal moves, uniformly
+random playouts to the end, the best mean result; written here as a stand-in for
+the independent flat MC players the issue measures against); `placemc` (HARI: every
+slide-free play a candidate, uniformly random slide-free playouts, UCB1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import math
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.strategies import make_strategy
+from engine.strategies.base import Limits
+from protocol import registry
+from protocol.moves import PASS
+
+Chooser = Callable[[Any, int, random.Random], Any]
+
+PLAIN_CANDIDATES = 40
+
+
+def plain_mc(game: Any, ms: int, rng: random.Random) -> Any:
+    """Flat Monte Carlo with uniform playouts (see the module docstring)."""
+    deadline = time.monotonic() + ms / 1000.0
+    if game.count_legal_moves() <= PLAIN_CANDIDATES:
+        moves = list(game.legal_moves())
+    else:
+        seen: dict[str, Any] = {}
+        for _ in range(PLAIN_CANDIDATES * 3):
+            m = game.random_move(rng)
+            seen.setdefault(str(m), m)
+            if len(seen) >= PLAIN_CANDIDATES:
+                break
+        moves = list(seen.values())
+    if len(moves) == 1:
+        return moves[0]
+    me = game.turn
+    totals = [0.0] * len(moves)
+    visits = [0] * len(moves)
+    i = 0
+    while time.monotonic() < deadline or i < len(moves):
+        k = i % len(moves)
+        game.push(moves[k])
+        pushed = 1
+        while not game.is_over():
+            game.push(game.random_move(rng) or PASS)
+            pushed += 1
+        res = game.result()
+        totals[k] += 0.5 if res.winner is None else float(res.winner == me)
+        visits[k] += 1
+        for _ in range(pushed):
+            game.pop()
+        i += 1
+    best = max(range(len(moves)), key=lambda j: totals[j] / max(1, visits[j]))
+    return moves[best]
+
+
+def _random_placement(game: Any, rng: random.Random) -> Any:
+    """A uniformly random slide-free HARI play: a playable length, then one of its placements (else its discard)."""
+    from protocol.board import iter_placements
+    from protocol.moves import HariMove
+
+    base = next(game.slide_sets(), None)
+    if base is None:
+        return PASS
+    lengths = game.playable_lengths(game.turn)
+    n = rng.choice(lengths)
+    spots = list(iter_placements(base.empty, n))
+    return HariMove((), rng.choice(spots), 0) if spots else HariMove((), None, n)
+
+
+def place_mc(game: Any, ms: int, rng: random.Random) -> Any:
+    """HARI flat Monte Carlo without slides: every slide-free play (and each discard) is a
+    candidate, playouts of uniformly random slide-free plays, UCB1, the best mean result."""
+    from protocol.board import iter_placements
+    from protocol.moves import HariMove
+
+    deadline = time.monotonic() + ms / 1000.0
+    base = next(game.slide_sets(), None)
+    if base is None:
+        return PASS
+    me = game.turn
+    moves: list[Any] = []
+    for n in game.playable_lengths(me):
+        moves.extend(HariMove((), seg, 0) for seg in iter_placements(base.empty, n))
+        moves.append(HariMove((), None, n))
+    totals = [0.0] * len(moves)
+    visits = [0] * len(moves)
+    played = 0
+    while time.monotonic() < deadline or played < len(moves):
+        if played < len(moves):
+            k = played
+        else:
+            log_n = math.log(played)
+            k = max(range(len(moves)), key=lambda j: totals[j] / visits[j] + 0.5 * math.sqrt(log_n / visits[j]))
+        game.push(moves[k])
+        pushed = 1
+        while not game.is_over():
+            game.push(_random_placement(game, rng))
+            pushed += 1
+        res = game.result()
+        totals[k] += 0.5 if res.winner is None else float(res.winner == me)
+        visits[k] += 1
+        for _ in range(pushed):
+            game.pop()
+        played += 1
+        if played >= len(moves) and time.monotonic() >= deadline:
+            break
+    best = max(range(len(moves)), key=lambda j: (totals[j] / max(1, visits[j]), visits[j]))
+    return moves[best]
+
+
+def chooser(spec: str) -> Chooser:
+    """A player by name (``name@MS`` thinks MS ms instead), optionally with module constants set around each call:
+    ``flatmc:engine.strategies.flat_mc.CANDIDATES=24,engine.search.hari_search.PLAYOUT_SKIP=0.2``."""
+    name, _, tweaks = spec.partition(":")
+    name, _, own_ms = name.partition("@")
+    base = _chooser(name)
+    if own_ms:
+        fixed = int(own_ms)
+        inner = base
+
+        def base(game: Any, ms: int, rng: random.Random) -> Any:
+            return inner(game, fixed, rng)
+    if not tweaks:
+        return base
+    import importlib
+
+    settings = []
+    for part in tweaks.split(","):
+        key, _, value = part.partition("=")
+        module_name, _, attr = key.rpartition(".")
+        settings.append((importlib.import_module(module_name), attr, ast.literal_eval(value)))
+
+    def tweaked(game: Any, ms: int, rng: random.Random) -> Any:
+        saved = [(m, a, getattr(m, a)) for m, a, _ in settings]
+        for m, a, v in settings:
+            setattr(m, a, v)
+        try:
+            return base(game, ms, rng)
+        finally:
+            for m, a, v in saved:
+                setattr(m, a, v)
+    return tweaked
+
+
+def _mcts_upgrades(game: Any, ctx: Any, rng: random.Random) -> Any:
+    """ffbb6c3's HARI MCTS with hari_mc's upgrade-aware playouts."""
+    from engine.search import hari_mc, hari_search
+    from engine.search.mcts import run_mcts
+
+    class Knowledge(hari_search.HariKnowledge):
+        def playout_move(self, game: Any, rng: random.Random) -> Any:
+            return hari_mc.playout_move(game, rng)
+
+    return run_mcts(game, Knowledge(), ctx, rng, hari_search.candidate_moves(game))
+
+
+def _chooser(name: str) -> Chooser:
+    if name == "plainmc":
+        return plain_mc
+    if name == "placemc":
+        return place_mc
+    if name in ("mcts", "ab", "mcts+"):
+        from engine.search import hari_search
+        from engine.search.context import SearchContext
+        from engine.search.timeman import TimeManager
+
+        searcher = {"mcts": hari_search.choose_mcts, "ab": hari_search.choose_ab, "mcts+": _mcts_upgrades}[name]
+
+        def baseline(game: Any, ms: int, rng: random.Random) -> Any:
+            tm = TimeManager(Limits(movetime=ms, move_overhead=0), threading.Event(), moves_left=20)
+            return searcher(game, SearchContext(tm, None), rng)[0]
+        return baseline
+    strategy = make_strategy(name)
+
+    def run(game: Any, ms: int, rng: random.Random) -> Any:
+        return strategy.choose(game.copy(), Limits(movetime=ms, move_overhead=0), threading.Event(),
+                               lambda info: None, rng)
+    return run
+
+
+def play_pair(job: tuple[str, str, str, list[str], int, int]) -> tuple[float, float]:
+    """Two games of one opening, A first then B first: A's points in each."""
+    game_name, a, b, opening, ms, seed = job
+    players = {"A": chooser(a), "B": chooser(b)}
+    points = []
+    for a_color in (0, 1):
+        rng = random.Random(seed * 2 + a_color)
+        game = registry.entry(game_name).game_class().start()
+        for text in opening:
+            game.push(game.parse_move(text))
+        while not game.is_over():
+            who = "A" if game.turn == a_color else "B"
+            move = players[who](game.copy(), ms, rng)
+            game.push(game.check_move(move))
+        res = game.result()
+        points.append(0.5 if res.winner is None else float(res.winner == a_color))
+    return points[0], points[1]
+
+
+def book_openings(game: str) -> list[list[str]]:
+    from referee.book import shipped_book
+
+    lines = shipped_book(game).read_text().splitlines()
+    return [line.split("#")[0].split() for line in lines if line.split("#")[0].strip()]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default="hari")
+    p.add_argument("--a", default="search")
+    p.add_argument("--b", default="heuristic")
+    p.add_argument("--pairs", type=int, default=20)
+    p.add_argument("--ms", type=int, default=100)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--offset", type=int, default=0, help="first book opening used")
+    args = p.parse_args()
+    openings = book_openings(args.game)
+    jobs = [(args.game, args.a, args.b, openings[(args.offset + i) % len(openings)], args.ms, i)
+            for i in range(args.pairs)]
+    t0 = time.monotonic()
+    penta = [0] * 5
+    score = 0.0
+    with Pool(args.jobs) as pool:
+        for first, second in pool.imap_unordered(play_pair, jobs):
+            penta[int(round((first + second) * 2))] += 1
+            score += first + second
+    n = 2 * args.pairs
+    mean = score / n
+    values = [0.0, 0.25, 0.5, 0.75, 1.0]
+    var = sum(c * (v - mean) ** 2 for v, c in zip(values, penta, strict=True)) / args.pairs
+    half = 1.96 * math.sqrt(var / args.pairs)
+    print(f"{args.game} {args.a} vs {args.b} at {args.ms} ms: {score:g}/{n} = {100 * mean:.1f}% "
+          f"+- {100 * half:.1f} penta {penta} ({time.monotonic() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

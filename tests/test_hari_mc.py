@@ -1,0 +1,83 @@
+"""HARI's flat Monte Carlo (engine/search/hari_mc.py): which moves it weighs and how it plays out."""
+
+from __future__ import annotations
+
+import random
+
+from engine.search import hari_mc
+from engine.strategies.heuristic import ranked_moves
+from protocol import game_from_position, new_game
+from protocol.moves import PASS
+
+MIDGAME = "hari a0c0,g0i0,a1c1,g1i1,a2a5,a7a9/d0f0,j0j2,d1f1,b2b5,c2c4,b7b9 444555667/444555667 d -"
+
+
+def test_candidates_weigh_every_playable_length_and_start_with_the_heuristics_best():
+    game = game_from_position(MIDGAME)
+    moves = hari_mc.root_candidates(game, random.Random(1))
+    lengths = {m.length for m in moves}
+    assert lengths == set(game.playable_lengths(game.turn))  # a jump to any longer piece is weighed
+    best = ranked_moves(game, random.Random(1))[0][1]
+    assert str(moves[0]) == str(best)
+    assert len({str(m) for m in moves}) == len(moves)  # no move twice
+    for move in moves:
+        assert game.check_move(move) == move
+
+
+def test_playouts_play_legal_moves_to_the_end():
+    rng = random.Random(3)
+    for _ in range(5):
+        game = new_game("hari")
+        plies = 0
+        while not game.is_over():
+            move = hari_mc.playout_move(game, rng)
+            assert move is PASS or game.check_move(move) == move
+            game.push(move)
+            plies += 1
+        assert plies < hari_mc.PLAYOUT_PLIES
+
+
+def test_playouts_sometimes_give_up_the_shortest_piece():
+    """SKIP: one playout move in about four plays the second-shortest length."""
+    game = new_game("hari")
+    rng = random.Random(7)
+    lengths = [hari_mc.playout_move(game, rng).length for _ in range(400)]
+    share = lengths.count(4) / len(lengths)
+    assert all(n in (3, 4) for n in lengths)
+    assert abs(share - hari_mc.SKIP) < 0.07
+
+
+def test_playouts_upgrade_when_nothing_fits():
+    """Dark's 5 fits nowhere, not even after a slide along a line; sliding its 4 off the board
+    (2 points lost) makes room for the 5 (3 points): the playout takes the upgrade where the
+    sparring partners' snug policy (hari_search.playout_move) discards the 5."""
+    from engine.search.hari_search import playout_move as snug_move
+
+    game = game_from_position(
+        "hari a0d0,g1j1,b3d3,e3g3,b5e5,a6c6,d6h6,b7d7,e7h7,a8e8,a9c9/f0j0,a1c1,d1f1,a2c2,e2h2,h3j3,a4c4,"
+        "d4g4,g5j5,g8j8,e9i9 5667/5667 d -")
+    assert not any(m.place is not None and not m.slides for m in game.legal_moves() if m is not PASS)
+    rng = random.Random(1)
+    assert str(snug_move(game, rng)) == "x5"
+    for seed in range(5):
+        move = hari_mc.playout_move(game, random.Random(seed))
+        assert str(move) == "a0d0>off,a0e0"
+        assert game.check_move(move) == move
+
+
+def test_a_node_limited_search_is_reproducible():
+    """Every choice uses the Seed generator and node counts, never the clock (SPEC 9.10)."""
+    import threading
+
+    from engine.strategies import Limits
+    from engine.strategies.search_strategy import SearchStrategy
+
+    def once() -> tuple[str, int | None]:
+        game = game_from_position(MIDGAME)
+        infos: list = []
+        move = SearchStrategy().choose(game, Limits(nodes=600), threading.Event(), infos.append, random.Random(5))
+        return str(move), infos[-1].nodes
+
+    first = once()
+    assert first == once()
+    assert first[1] is not None and first[1] >= 600
