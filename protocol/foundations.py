@@ -369,9 +369,8 @@ class FoundationsGame(Game):
             total += h.bit_count() + v.bit_count()
         return total
 
-    def _start_groups(self, color: int, level: int, lengths: list[int]
-                      ) -> Iterator[tuple[int, list[Segment]]]:
-        """(start bitboard, segment table by start cell) per length and direction, in move order."""
+    def _length_starts(self, color: int, level: int, lengths: list[int]) -> Iterator[tuple[int, int, int]]:
+        """(length, horizontal starts, vertical starts) of each length with a legal placement on `level`."""
         if not lengths or level > MAX_LEVEL:
             return
         free = self.free_cells(level)
@@ -382,10 +381,37 @@ class FoundationsGame(Game):
                 h, v = placement_starts(free, n)
             else:
                 h, v = self._upper_starts(color, level, n, free)
+            if h or v:
+                yield n, h, v
+
+    def _start_groups(self, color: int, level: int, lengths: list[int]
+                      ) -> Iterator[tuple[int, list[Segment]]]:
+        """(start bitboard, segment table by start cell) per length and direction, in move order."""
+        for n, h, v in self._length_starts(color, level, lengths):
             if h:
                 yield h, H_SEG[n]
             if v:
                 yield v, V_SEG[n]
+
+    def placement_groups(self) -> Iterator[tuple[int, int, int, int]]:
+        """The side to move's legal placements as (level, length, horizontal starts, vertical starts),
+        shortest length first, as ``legal_moves`` lists them (H_SEG/V_SEG[length] map a start cell
+        to its segment). Nothing when it must pass or the game is over.
+
+        For searches that choose a length first: no Move object is built for the placements
+        they never look at (a playout move otherwise builds dozens)."""
+        if len(self._passes) == 2:
+            return
+        color = self._turn
+        level = self._level[color]
+        found = False
+        for n, h, v in self._length_starts(color, level, self._lengths_from(color, self._minlen[color])):
+            found = True
+            yield level, n, h, v
+        if found:
+            return
+        for n, h, v in self._length_starts(color, level + 1, self._lengths_from(color, 0)):
+            yield level + 1, n, h, v
 
     def _iter_on_level(self, color: int, level: int, lengths: list[int]) -> Iterator[Place]:
         """The placements counted by _count_on_level, by length, horizontal first, by cell."""

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_foundations import reference_moves
 
-from protocol.board import SEGMENTS, hand_value
+from protocol.board import H_SEG, SEGMENTS, V_SEG, hand_value
 from protocol.errors import IllegalMoveError
 from protocol.foundations import FoundationsGame
 from protocol.moves import PASS, Place
@@ -26,6 +26,15 @@ def choose(game: FoundationsGame, rng: random.Random, short_first: bool):
     return rng.choice(moves)
 
 
+def expand_groups(game: FoundationsGame) -> list[Place]:
+    """The placements of ``placement_groups`` (start bitboards per level and length), as moves."""
+    out = []
+    for level, n, h, v in game.placement_groups():
+        for starts, table in ((h, H_SEG[n]), (v, V_SEG[n])):
+            out.extend(Place(table[cell], level) for cell in range(100) if starts >> cell & 1)
+    return out
+
+
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), short_first=st.booleans())
 def test_random_playout_keeps_invariants(seed, short_first):
@@ -40,6 +49,7 @@ def test_random_playout_keeps_invariants(seed, short_first):
         assert game.count_legal_moves() == len(moves)
         assert (moves == [PASS]) == (PASS in moves)
         assert game.random_move(rng) in moves
+        assert expand_groups(game) == [m for m in moves if m is not PASS]
         for move in rng.sample(moves, min(5, len(moves))):
             assert game.check_move(move) == move
             assert game.parse_move(str(move)) == move

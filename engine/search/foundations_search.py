@@ -21,9 +21,9 @@ import math
 import random
 from typing import Any
 
-from protocol.board import LENGTHS, VALUE, count_placements, hand_value
+from protocol.board import H_SEG, LENGTHS, V_SEG, VALUE, count_placements, hand_value
 from protocol.messages import Info
-from protocol.moves import PASS, Move
+from protocol.moves import PASS, Move, Place
 
 from .context import SearchContext, logistic
 from .mcts import PlayoutKnowledge, Scored, run_mcts
@@ -115,31 +115,46 @@ PLAYOUT_SAMPLE = 12
 
 
 def playout_move(game: Any, rng: random.Random) -> Any:
-    """A cheap policy move: usually the shortest allowed piece, snugly placed."""
-    it = game.legal_moves()
-    first = next(it, None)
-    if first is None or first is PASS:
-        return first
+    """A cheap policy move: usually the shortest allowed piece, snugly placed.
+
+    DEVIATE of the time the length (and level) of a uniformly drawn legal placement
+    instead; the spot is the snuggest of at most PLAYOUT_SAMPLE drawn placements of that
+    length. Built from the rules' start bitboards (``placement_groups``): only the chosen
+    placement becomes a Move."""
+    groups = game.placement_groups()
+    first = next(groups, None)
+    if first is None:
+        return None if game.is_over() else PASS
     if rng.random() < DEVIATE:
-        group = [first, *it]
-        pick = rng.choice(group)
-        n, level = pick.segment.length, pick.level
-        group = [m for m in group if m.segment.length == n and m.level == level]
-    else:
-        n, level = first.segment.length, first.level
-        group = [first]
-        for m in it:
-            if m.segment.length != n or m.level != level:
+        every = [first, *groups]
+        pick = rng.randrange(sum(h.bit_count() + v.bit_count() for _, _, h, v in every))
+        for group in every:
+            size = group[2].bit_count() + group[3].bit_count()
+            if pick < size:
                 break
-            group.append(m)
+            pick -= size
+    else:
+        group = first
+    level, n, h, v = group
+    spots = _segments(h, H_SEG[n]) + _segments(v, V_SEG[n])
     free = game.free_cells(level)
-    sample = group if len(group) <= PLAYOUT_SAMPLE else rng.sample(group, PLAYOUT_SAMPLE)
+    sample = spots if len(spots) <= PLAYOUT_SAMPLE else rng.sample(spots, PLAYOUT_SAMPLE)
     best, best_key = sample[0], 1e9
-    for m in sample:
-        key = (NEIGHBOURS[m.segment.index] & free).bit_count() + rng.random()
+    for seg in sample:
+        key = (NEIGHBOURS[seg.index] & free).bit_count() + rng.random()
         if key < best_key:
-            best, best_key = m, key
-    return best
+            best, best_key = seg, key
+    return Place(best, level)
+
+
+def _segments(starts: int, table: list[Any]) -> list[Any]:
+    """The segments whose start cells are the bits of `starts`, lowest cell first."""
+    out = []
+    while starts:
+        low = starts & -starts
+        out.append(table[low.bit_length() - 1])
+        starts ^= low
+    return out
 
 
 class FoundationsKnowledge(PlayoutKnowledge):
