@@ -26,7 +26,7 @@ from protocol.messages import Info
 from protocol.moves import PASS, Move, Place
 
 from .context import SearchContext, logistic
-from .mcts import PlayoutKnowledge, Scored, run_mcts
+from .mcts import INNER_MAX_CHILDREN, PlayoutKnowledge, Scored, run_mcts
 from .space import NEIGHBOURS, dead_cells
 
 PLAYOUT_PLIES = 40
@@ -57,37 +57,45 @@ QUICK_INNER = True
 """Inner tree nodes skip the refined guesses (cheaper expansions, more simulations)."""
 
 
-def candidate_moves(game: Any, quick: bool = False) -> Scored:
+def candidate_moves(game: Any, quick: bool = False, keep: int | None = None) -> Scored:
     """Every legal move with a prior weight (softmax of a heuristic score), best first.
 
-    All moves get the cheap guess (length, value, snugness); the best REFINED of
-    them also pay for the cells they leave useless and earn for the room they take
-    from the opponent's next piece.
+    All moves get the cheap guess (length, value, snugness); unless `quick`, the best
+    REFINED of them also pay for the cells they leave useless and earn for the room they
+    take from the opponent's next piece. `keep` (quick guesses only) returns just the best
+    `keep`, building no Move for the others (the tree keeps only that many at inner nodes).
     """
-    moves = list(game.legal_moves())
-    if not moves or moves[0] is PASS:
+    scored = _cheap_guesses(game)
+    if not scored:
         return [(PASS, 1.0)]
-    shortest = moves[0].segment.length
-    free_by_level: dict[int, int] = {}
-    scored = []
-    for m in moves:
-        seg, level = m.segment, m.level
-        free = free_by_level.get(level)
-        if free is None:
-            free = free_by_level[level] = game.free_cells(level)
-        n = seg.length
-        score = (-0.7 * (n - shortest) + 0.35 * VALUE[n]
-                 - 0.25 * (NEIGHBOURS[seg.index] & free).bit_count())
-        scored.append([score, m])
     scored.sort(key=lambda kv: -kv[0])
+    if quick and keep is not None:
+        del scored[keep:]
+    entries: list[list[Any]] = [[score, Place(seg, level)] for score, seg, level in scored]
     if not quick:
-        _refine(game, scored[:REFINED], free_by_level)
-        worst = min(kv[0] for kv in scored[:REFINED])
-        for kv in scored[REFINED:]:
+        free_by_level = {level: game.free_cells(level) for _, _, level in scored[:1]}
+        _refine(game, entries[:REFINED], free_by_level)
+        worst = min(kv[0] for kv in entries[:REFINED])
+        for kv in entries[REFINED:]:
             kv[0] = min(kv[0], worst - 0.01)
-        scored.sort(key=lambda kv: -kv[0])
-    top = scored[0][0]
-    return [(m, math.exp((s - top) / PRIOR_TEMPERATURE)) for s, m in scored]
+        entries.sort(key=lambda kv: -kv[0])
+    top = entries[0][0]
+    return [(m, math.exp((s - top) / PRIOR_TEMPERATURE)) for s, m in entries]
+
+
+def _cheap_guesses(game: Any) -> list[tuple[float, Any, int]]:
+    """(score, segment, level) of every legal placement, in the rules' order (``placement_groups``):
+    a short piece first (a long one ends the level's run), high value, few free neighbours."""
+    scored: list[tuple[float, Any, int]] = []
+    shortest = None
+    for level, n, h, v in game.placement_groups():
+        if shortest is None:
+            shortest = n
+            free = game.free_cells(level)
+        base = -0.7 * (n - shortest) + 0.35 * VALUE[n]
+        for seg in _segments(h, H_SEG[n]) + _segments(v, V_SEG[n]):
+            scored.append((base - 0.25 * (NEIGHBOURS[seg.index] & free).bit_count(), seg, level))
+    return scored
 
 
 def _refine(game: Any, entries: list[list[Any]], free_by_level: dict[int, int]) -> None:
@@ -161,7 +169,7 @@ class FoundationsKnowledge(PlayoutKnowledge):
     playout_plies = PLAYOUT_PLIES
 
     def candidates(self, game: Any) -> Scored:
-        return candidate_moves(game, quick=QUICK_INNER)
+        return candidate_moves(game, quick=QUICK_INNER, keep=INNER_MAX_CHILDREN)
 
     def terminal_value(self, game: Any, color: int) -> float:
         return terminal_value(game, color)
