@@ -93,6 +93,22 @@ def test_candidate_moves_are_legal_in_played_out_games():
     assert checked > 100
 
 
+def test_foundations_candidates_cover_every_legal_move_and_keep_the_best():
+    """Priors for every legal placement; `keep` returns the same first moves and priors, only fewer."""
+    from engine.search import foundations_search
+
+    rng = random.Random(8)
+    game = new_game("foundations")
+    while not game.is_over():
+        legal = list(game.legal_moves())
+        full = foundations_search.candidate_moves(game, quick=True)
+        assert sorted(str(m) for m, _ in full) == sorted(str(m) for m in legal)
+        assert foundations_search.candidate_moves(game, quick=True, keep=5) == full[:5]
+        root = foundations_search.candidate_moves(game)
+        assert sorted(str(m) for m, _ in root) == sorted(str(m) for m in legal)
+        game.push(rng.choice(legal))
+
+
 # -- limits -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("position", [STARTS["isaac"], MIDGAMES[2], MIDGAMES[3], MIDGAMES[1]],
