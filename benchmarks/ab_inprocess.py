@@ -43,6 +43,21 @@ Chooser = Callable[[Any, int, random.Random], Any]
 PLAIN_CANDIDATES = 40
 
 
+def _playout_result(game: Any, move: Any, policy: Callable[[Any], Any], me: int) -> float:
+    """`me`'s result (1, 1/2, 0) after `move` and `policy` to the end; the game is left as it was."""
+    game.push(move)
+    pushed = 1
+    try:
+        while not game.is_over():
+            game.push(policy(game))
+            pushed += 1
+        res = game.result()
+        return 0.5 if res.winner is None else float(res.winner == me)
+    finally:
+        for _ in range(pushed):
+            game.pop()
+
+
 def plain_mc(game: Any, ms: int, rng: random.Random) -> Any:
     """Flat Monte Carlo with uniform playouts (see the module docstring)."""
     deadline = time.monotonic() + ms / 1000.0
@@ -64,16 +79,8 @@ def plain_mc(game: Any, ms: int, rng: random.Random) -> Any:
     i = 0
     while time.monotonic() < deadline or i < len(moves):
         k = i % len(moves)
-        game.push(moves[k])
-        pushed = 1
-        while not game.is_over():
-            game.push(game.random_move(rng) or PASS)
-            pushed += 1
-        res = game.result()
-        totals[k] += 0.5 if res.winner is None else float(res.winner == me)
+        totals[k] += _playout_result(game, moves[k], lambda g: g.random_move(rng) or PASS, me)
         visits[k] += 1
-        for _ in range(pushed):
-            game.pop()
         i += 1
     best = max(range(len(moves)), key=lambda j: totals[j] / max(1, visits[j]))
     return moves[best]
@@ -117,16 +124,8 @@ def place_mc(game: Any, ms: int, rng: random.Random) -> Any:
         else:
             log_n = math.log(played)
             k = max(range(len(moves)), key=lambda j: totals[j] / visits[j] + 0.5 * math.sqrt(log_n / visits[j]))
-        game.push(moves[k])
-        pushed = 1
-        while not game.is_over():
-            game.push(_random_placement(game, rng))
-            pushed += 1
-        res = game.result()
-        totals[k] += 0.5 if res.winner is None else float(res.winner == me)
+        totals[k] += _playout_result(game, moves[k], lambda g: _random_placement(g, rng), me)
         visits[k] += 1
-        for _ in range(pushed):
-            game.pop()
         played += 1
         if played >= len(moves) and time.monotonic() >= deadline:
             break

@@ -26,6 +26,14 @@ def logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+def ucb1_pick(totals: list[float], visits: list[int], played: int, c: float) -> int:
+    """The arm flat Monte Carlo samples next: each once in order, then the best mean plus c * sqrt(ln N / n)."""
+    if played < len(visits):
+        return played
+    log_n = math.log(played)
+    return max(range(len(visits)), key=lambda j: totals[j] / visits[j] + c * math.sqrt(log_n / visits[j]))
+
+
 class SearchContext:
     """Time manager, depth limit and the `info` callback of one `choose` call.
 

@@ -24,7 +24,6 @@ model:
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -34,7 +33,7 @@ from protocol.hari import slide_ends
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Move, Slide
 
-from .context import SearchContext, win_probability_to_cp
+from .context import SearchContext, ucb1_pick, win_probability_to_cp
 from .hari_search import _touching
 from .space import first_fit
 
@@ -145,11 +144,7 @@ def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Inf
     ctx.snapshot = info
     played = 0
     while True:
-        if played < len(moves):
-            i = played
-        else:
-            log_n = math.log(played)
-            i = max(range(len(moves)), key=lambda j: totals[j] / visits[j] + UCB_C * math.sqrt(log_n / visits[j]))
+        i = ucb1_pick(totals, visits, played, UCB_C)
         game.push(moves[i])
         pushed = 1
         try:

@@ -21,7 +21,6 @@ between playouts, and is reproducible for a node limit and a Seed.
 
 from __future__ import annotations
 
-import math
 import random
 import threading
 import time
@@ -136,6 +135,7 @@ class FlatMCStrategy:
 
     def choose(self, game: Any, limits: Limits, stop: threading.Event,
                report: Callable[[Info], None], rng: random.Random) -> Any:
+        from engine.search.context import ucb1_pick
         from engine.search.timeman import TimeManager
 
         started = time.monotonic()
@@ -150,12 +150,7 @@ class FlatMCStrategy:
         totals = [0.0] * len(moves)
         played = 0
         while True:
-            if played < len(moves):
-                i = played
-            else:
-                log_n = math.log(played)
-                i = max(range(len(moves)),
-                        key=lambda j: totals[j] / visits[j] + UCB_C * math.sqrt(log_n / visits[j]))
+            i = ucb1_pick(totals, visits, played, UCB_C)
             value = self._playout(game, moves[i], policy, me, rng, tm)
             visits[i] += 1
             totals[i] += value
