@@ -190,6 +190,16 @@ def test_budget_movetime_keeps_the_overhead():
     assert 0 < tiny.hard_ms <= 20
 
 
+def test_budget_spends_the_whole_clock_only_on_movestogo_1():
+    """The search's estimate of one move left keeps to a quarter of the clock; `movestogo 1` may use it all."""
+    estimated = plan_budget(Limits(time_left=3_000, increment=100, move_overhead=30), moves_left=1)
+    told = plan_budget(Limits(time_left=3_000, increment=100, movestogo=1, move_overhead=30), moves_left=1)
+    available = 3_000 - 30 - SAFETY_MS - 0.02 * 3_000
+    assert estimated.soft_ms <= 0.25 * available + 0.8 * 100
+    assert estimated.hard_ms <= 0.6 * available + 0.8 * 100
+    assert told.soft_ms == told.hard_ms == available
+
+
 @pytest.mark.parametrize("time_left,inc,togo", [(60_000, 0, None), (1_000, 0, None), (200, 50, None),
                                                  (5_000, 0, 1), (50, 0, None), (10_000, 1_000, 3)])
 def test_budget_clock_never_spends_the_reserve(time_left, inc, togo):

@@ -120,10 +120,13 @@ def _clock_budget(time_left: int, increment: int, movestogo: int | None,
     reserve = overhead + SAFETY_MS + 0.02 * time_left
     available = max(1.0, time_left - reserve)
     to_go = max(1, movestogo if movestogo is not None else moves_left)
+    # Only a GUI's `movestogo 1` (the clock is refilled after this move) may spend all of it:
+    # the search's own estimate of moves left can be wrong, and passes still need the clock.
+    last = movestogo == 1
     planned = available / to_go + 0.8 * increment
-    if to_go > 1:
+    if not last:
         planned = min(planned, CLOCK_SHARE * available + 0.8 * increment)
-    hard_cap = available if to_go == 1 else HARD_SHARE * available + 0.8 * increment
+    hard_cap = available if last else HARD_SHARE * available + 0.8 * increment
     hard_cap = min(hard_cap, available)
     planned = max(1.0, min(planned, hard_cap))
     hard = max(planned, min(hard_cap, HARD_FACTOR * planned))
