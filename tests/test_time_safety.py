@@ -155,8 +155,8 @@ def test_lateness_is_reserved_then_fades_and_is_capped():
     assert late.reserve_ms() == LATENESS_CAP_MS
     # never less than a quarter of movetime, whatever the reserve
     assert plan_budget(Limits(movetime=100, move_overhead=30), 10, 1000).hard_ms == 25
-    clock = plan_budget(Limits(time_left=1000, move_overhead=30), 1, 0)
-    assert plan_budget(Limits(time_left=1000, move_overhead=30), 1, 40).hard_ms == clock.hard_ms - 40
+    clock = plan_budget(Limits(time_left=1000, movestogo=1, move_overhead=30), 1, 0)
+    assert plan_budget(Limits(time_left=1000, movestogo=1, move_overhead=30), 1, 40).hard_ms == clock.hard_ms - 40
 
 
 def _stuck_searcher(seconds: float, pv: str | None, after: list[str]):
