@@ -24,7 +24,7 @@ class SearchStrategy:
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
                report: Callable[[Info], None], rng: random.Random) -> Move:
-        started = time.monotonic()  # the clock runs from the read of `go` (limits.started) if known, else from here
+        started = time.monotonic()  # the clock runs from the arrival of `go` (limits.started) if known, else from here
         from engine.search.driver import search  # heavy imports only when searching
 
         return search(game, limits, stop, report, rng, started=started)
