@@ -162,6 +162,12 @@ def count_placements(empty: int, lengths: Sequence[int]) -> int:
 def iter_placements(empty: int, length: int) -> Iterator[Segment]:
     """Yield every segment of `length` lying wholly in `empty` (horizontal first)."""
     h, v = placement_starts(empty, length)
+    return segments_from_starts(h, v, length)
+
+
+def segments_from_starts(h: int, v: int, length: int) -> Iterator[Segment]:
+    """The segments of `length` starting at the cells of `h` (horizontal) then `v` (vertical), lowest cell first:
+    start bitboards (placement_starts and the games' own) turned into segments."""
     hs, vs = H_SEG[length], V_SEG[length]
     while h:
         low = h & -h

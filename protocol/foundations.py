@@ -45,6 +45,7 @@ from .board import (
     hand_value,
     nth_cell,
     placement_starts,
+    segments_from_starts,
 )
 from .errors import GameOverError, IllegalMoveError
 from .game import Game, uniform_index
@@ -384,15 +385,6 @@ class FoundationsGame(Game):
             if h or v:
                 yield n, h, v
 
-    def _start_groups(self, color: int, level: int, lengths: list[int]
-                      ) -> Iterator[tuple[int, list[Segment]]]:
-        """(start bitboard, segment table by start cell) per length and direction, in move order."""
-        for n, h, v in self._length_starts(color, level, lengths):
-            if h:
-                yield h, H_SEG[n]
-            if v:
-                yield v, V_SEG[n]
-
     def placement_groups(self) -> Iterator[tuple[int, int, int, int]]:
         """The side to move's legal placements as (level, length, horizontal starts, vertical starts),
         shortest length first, as ``legal_moves`` lists them (H_SEG/V_SEG[length] map a start cell
@@ -415,11 +407,9 @@ class FoundationsGame(Game):
 
     def _iter_on_level(self, color: int, level: int, lengths: list[int]) -> Iterator[Place]:
         """The placements counted by _count_on_level, by length, horizontal first, by cell."""
-        for starts, table in self._start_groups(color, level, lengths):
-            while starts:
-                low = starts & -starts
-                yield Place(table[low.bit_length() - 1], level)
-                starts ^= low
+        for n, h, v in self._length_starts(color, level, lengths):
+            for seg in segments_from_starts(h, v, n):
+                yield Place(seg, level)
 
     def _first_on_level(self, color: int, level: int, lengths: list[int]) -> Place | None:
         return next(self._iter_on_level(color, level, lengths), None)
@@ -435,17 +425,11 @@ class FoundationsGame(Game):
     def legal_moves(self) -> Iterator[Move]:
         if len(self._passes) == 2:
             return
-        color = self._turn
-        level = self._level[color]
         found = False
-        for move in self._iter_on_level(color, level, self._lengths_from(color, self._minlen[color])):
+        for level, n, h, v in self.placement_groups():
             found = True
-            yield move
-        if found:
-            return
-        for move in self._iter_on_level(color, level + 1, self._lengths_from(color, 0)):
-            found = True
-            yield move
+            for seg in segments_from_starts(h, v, n):
+                yield Place(seg, level)
         if not found:
             yield PASS
 
@@ -464,17 +448,13 @@ class FoundationsGame(Game):
         """Uniform over the legal moves, picking a start bit instead of building every move."""
         if len(self._passes) == 2:
             return None
-        color = self._turn
-        level = self._level[color]
-        options = ((level, self._lengths_from(color, self._minlen[color])),
-                   (level + 1, self._lengths_from(color, 0)))
-        for lev, lengths in options:
-            groups = list(self._start_groups(color, lev, lengths))
-            pick = uniform_index(rng, [starts.bit_count() for starts, _ in groups])
-            if pick is not None:
-                starts, table = groups[pick[0]]
-                return Place(table[nth_cell(starts, pick[1])], lev)
-        return PASS
+        groups = [(level, table, starts) for level, n, h, v in self.placement_groups()
+                  for starts, table in ((h, H_SEG[n]), (v, V_SEG[n])) if starts]
+        pick = uniform_index(rng, [starts.bit_count() for _, _, starts in groups])
+        if pick is None:
+            return PASS
+        level, table, starts = groups[pick[0]]
+        return Place(table[nth_cell(starts, pick[1])], level)
 
     # -- checking moves -----------------------------------------------------
     def parse_move(self, text: str) -> Move:

@@ -21,7 +21,8 @@ import math
 import random
 from typing import Any
 
-from protocol.board import H_SEG, LENGTHS, V_SEG, VALUE, count_placements, hand_value
+from protocol.board import LENGTHS, VALUE, count_placements, hand_value, segments_from_starts
+from protocol.game import uniform_index
 from protocol.messages import Info
 from protocol.moves import PASS, Move, Place
 
@@ -73,8 +74,8 @@ def candidate_moves(game: Any, quick: bool = False, keep: int | None = None) -> 
         del scored[keep:]
     entries: list[list[Any]] = [[score, Place(seg, level)] for score, seg, level in scored]
     if not quick:
-        free_by_level = {level: game.free_cells(level) for _, _, level in scored[:1]}
-        _refine(game, entries[:REFINED], free_by_level)
+        level = scored[0][2]  # every legal placement is on one level
+        _refine(game, entries[:REFINED], {level: game.free_cells(level)})
         worst = min(kv[0] for kv in entries[:REFINED])
         for kv in entries[REFINED:]:
             kv[0] = min(kv[0], worst - 0.01)
@@ -93,7 +94,7 @@ def _cheap_guesses(game: Any) -> list[tuple[float, Any, int]]:
             shortest = n
             free = game.free_cells(level)
         base = -0.7 * (n - shortest) + 0.35 * VALUE[n]
-        for seg in _segments(h, H_SEG[n]) + _segments(v, V_SEG[n]):
+        for seg in segments_from_starts(h, v, n):
             scored.append((base - 0.25 * (NEIGHBOURS[seg.index] & free).bit_count(), seg, level))
     return scored
 
@@ -133,18 +134,14 @@ def playout_move(game: Any, rng: random.Random) -> Any:
     first = next(groups, None)
     if first is None:
         return None if game.is_over() else PASS
+    group = first
     if rng.random() < DEVIATE:
         every = [first, *groups]
-        pick = rng.randrange(sum(h.bit_count() + v.bit_count() for _, _, h, v in every))
-        for group in every:
-            size = group[2].bit_count() + group[3].bit_count()
-            if pick < size:
-                break
-            pick -= size
-    else:
-        group = first
+        pick = uniform_index(rng, [h.bit_count() + v.bit_count() for _, _, h, v in every])
+        assert pick is not None  # `first` holds at least one placement
+        group = every[pick[0]]
     level, n, h, v = group
-    spots = _segments(h, H_SEG[n]) + _segments(v, V_SEG[n])
+    spots = list(segments_from_starts(h, v, n))
     free = game.free_cells(level)
     sample = spots if len(spots) <= PLAYOUT_SAMPLE else rng.sample(spots, PLAYOUT_SAMPLE)
     best, best_key = sample[0], 1e9
@@ -153,16 +150,6 @@ def playout_move(game: Any, rng: random.Random) -> Any:
         if key < best_key:
             best, best_key = seg, key
     return Place(best, level)
-
-
-def _segments(starts: int, table: list[Any]) -> list[Any]:
-    """The segments whose start cells are the bits of `starts`, lowest cell first."""
-    out = []
-    while starts:
-        low = starts & -starts
-        out.append(table[low.bit_length() - 1])
-        starts ^= low
-    return out
 
 
 class FoundationsKnowledge(PlayoutKnowledge):

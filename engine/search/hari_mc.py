@@ -27,15 +27,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from protocol.board import VALUE
+from protocol.board import ALL_CELLS, VALUE
 from protocol.errors import IllegalMoveError
 from protocol.hari import slide_ends
 from protocol.messages import Info
-from protocol.moves import PASS, HariMove, Move, Slide
+from protocol.moves import HariMove, Move, Slide
 
 from .context import SearchContext, ucb1_pick, win_probability_to_cp
 from .hari_search import _touching
-from .space import first_fit
+from .hari_search import playout_move as snug_move
 
 K = 16
 PER_LENGTH = 2
@@ -51,34 +51,15 @@ SLIDE_TRIES = 24
 
 def playout_move(game: Any, rng: random.Random) -> Any:
     """The playout policy: the shortest playable piece on its snuggest spot (the second-shortest
-    SKIP of the time); when nothing fits, room made by one own slide (``_room_by_slide``); else
-    the shortest piece's discard."""
-    from .hari_search import playout_move as snug_move
-
-    if not UPGRADES:
-        return snug_move(game, rng, SKIP)
-    base = next(game.slide_sets(), None)
-    if base is None:
-        return PASS
-    me = game.turn
-    lengths = game.playable_lengths(me)
-    empty = base.empty
-    if len(lengths) > 1 and rng.random() < SKIP:
-        seg = first_fit(empty, lengths[1])
-        if seg is not None:
-            return HariMove((), seg, 0)
-    seg = first_fit(empty, lengths[0])
-    if seg is not None:
-        return HariMove((), seg, 0)
-    return _room_by_slide(game, me, empty, lengths, rng) or HariMove((), None, lengths[0])
+    SKIP of the time); when nothing fits, room made by one own slide (``_room_by_slide``; without
+    UPGRADES the partners' hari_search.slide_for_room); else the shortest piece's discard."""
+    return snug_move(game, rng, SKIP, _room_by_slide if UPGRADES else None)
 
 
 def _room_by_slide(game: Any, me: int, empty: int, lengths: list[int], rng: random.Random) -> Any:
     """One own piece slid along its line, or off the board when the piece played is worth more
     (an upgrade: the end game of HARI is mostly these), so that a playable length fits in
     the freed cells; the shortest such length, a slide along the line before one off. None if none."""
-    from protocol.board import ALL_CELLS
-
     occupied = ALL_CELLS & ~empty
     options = [(piece, end) for piece in game.pieces(me) if piece.value <= VALUE[lengths[-1]]
                for end in slide_ends(piece, occupied)]
@@ -135,11 +116,15 @@ def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Inf
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
     tm = ctx.tm
-    best = 0
+
+    def best() -> int:
+        return max((j for j in range(len(moves)) if visits[j]), key=lambda j: (totals[j] / visits[j], visits[j]),
+                   default=0)
 
     def info() -> Info:
-        p = totals[best] / visits[best] if visits[best] else 0.5
-        return Info(depth=1, score_cp=win_probability_to_cp(p), rollouts=sum(visits), pv=[str(moves[best])])
+        i = best()
+        p = totals[i] / visits[i] if visits[i] else 0.5
+        return Info(depth=1, score_cp=win_probability_to_cp(p), rollouts=sum(visits), pv=[str(moves[i])])
 
     ctx.snapshot = info
     played = 0
@@ -159,10 +144,9 @@ def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Inf
         visits[i] += 1
         totals[i] += value
         played += 1
-        best = max((j for j in range(len(moves)) if visits[j]), key=lambda j: (totals[j] / visits[j], visits[j]))
         ctx.maybe_report()
         if (played >= len(moves) and tm.soft_expired()) or tm.must_stop():
             break
         if tm.depth_limit is not None and played >= tm.depth_limit * len(moves):
             break
-    return moves[best], info()
+    return moves[best()], info()

@@ -34,10 +34,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from protocol.board import ALL_CELLS, H_SEG, LENGTHS, V_SEG, VALUE, Segment, iter_placements, placement_starts
+from protocol.board import (
+    ALL_CELLS,
+    LENGTHS,
+    VALUE,
+    Segment,
+    iter_placements,
+    placement_starts,
+    segments_from_starts,
+)
 from protocol.errors import IllegalMoveError
 from protocol.hari import slide_ends
 from protocol.messages import Info
@@ -152,13 +160,7 @@ def _touching(empty: int, n: int, cells: int) -> Iterator[Segment]:
     for k in range(n):
         cover_h |= cells >> k
         cover_v |= cells >> (10 * k)
-    h &= cover_h
-    v &= cover_v
-    for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            yield table[low.bit_length() - 1]
+    return segments_from_starts(h & cover_h, v & cover_v, n)
 
 
 def _slide_candidates(game: Any, me: int, empty: int, lengths: list[int], hand: Any, counts: dict[int, int],
@@ -214,8 +216,13 @@ PLAYOUT_SKIP = 0.1
 """Share of playout moves that play the second-shortest length (giving up the shorter pieces)."""
 
 
-def playout_move(game: Any, rng: random.Random, skip: float | None = None) -> Any:
-    """Shortest playable piece placed snugly; else one slide to make room; else its discard.
+Room = Callable[[Any, int, int, list[int], random.Random], Any]
+"""How a playout makes room when nothing fits: (game, mover, empty cells, playable lengths, rng) -> move or None."""
+
+
+def playout_move(game: Any, rng: random.Random, skip: float | None = None, room: Room | None = None) -> Any:
+    """Shortest playable piece placed snugly; else room made by `room` (default: one slide along
+    a line, ``slide_for_room``); else its discard.
 
     With chance `skip` (default PLAYOUT_SKIP) the second-shortest length is played instead."""
     sets = game.slide_sets()
@@ -229,10 +236,16 @@ def playout_move(game: Any, rng: random.Random, skip: float | None = None) -> An
         seg = first_fit(empty, lengths[1])
         if seg is not None:
             return HariMove((), seg, 0)
-    n = lengths[0]
-    seg = first_fit(empty, n)
+    seg = first_fit(empty, lengths[0])
     if seg is not None:
         return HariMove((), seg, 0)
+    return (room or slide_for_room)(game, me, empty, lengths, rng) or HariMove((), None, lengths[0])
+
+
+def slide_for_room(game: Any, me: int, empty: int, lengths: list[int], rng: random.Random) -> Any:
+    """One own piece (worth at most the shortest playable length) slid along its line so that
+    that length fits in the freed cells; PLAYOUT_SLIDE_TRIES options at most. None if none."""
+    n = lengths[0]
     occupied = ALL_CELLS & ~empty
     options = [(piece, end) for piece in game.pieces(me) if piece.value <= VALUE[n]
                for end in slide_ends(piece, occupied) if end is not None]
@@ -247,7 +260,7 @@ def playout_move(game: Any, rng: random.Random, skip: float | None = None) -> An
                 return game.check_move(move)
             except IllegalMoveError:
                 continue
-    return HariMove((), None, n)
+    return None
 
 
 class HariKnowledge(PlayoutKnowledge):
