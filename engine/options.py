@@ -18,7 +18,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("UCI_Variant", "combo", registry.names()[0], vars=list(registry.names())),
     OptionSpec("Strategy", "combo", "search", vars=["search", "heuristic", "flatmc", "greedy", "random"]),
     OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
-    OptionSpec("MoveOverhead", "spin", "30", min=0, max=5000),
+    OptionSpec("MoveOverhead", "spin", "15", min=0, max=5000),
 )
 """Every option, in the order `uci` lists them."""
 

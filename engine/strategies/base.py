@@ -26,7 +26,7 @@ class Limits:
     depth: int | None = None
     nodes: int | None = None
     infinite: bool = False
-    move_overhead: int = 30           # MoveOverhead option, ms
+    move_overhead: int = 15           # MoveOverhead option, ms
     started: float | None = None      # time.monotonic() when `go` arrived (the move's clock starts there)
 
 
