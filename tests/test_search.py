@@ -215,7 +215,7 @@ def test_budget_without_time_limits():
     assert plan_budget(Limits(infinite=True), 10).hard_ms is None
     assert plan_budget(Limits(depth=3), 10).hard_ms is None
     assert plan_budget(Limits(nodes=1000), 10).hard_ms is None
-    assert plan_budget(Limits(), 10).hard_ms == DEFAULT_MOVETIME_MS - 30
+    assert plan_budget(Limits(), 10).hard_ms == DEFAULT_MOVETIME_MS - Limits().move_overhead
 
 
 def test_time_manager_counts_nodes_and_sees_stop():
