@@ -393,8 +393,11 @@ class FoundationsGame(Game):
         For searches that choose a length first: no Move object is built for the placements
         they never look at (a playout move otherwise builds dozens)."""
         if len(self._passes) == 2:
-            return
-        color = self._turn
+            return iter(())
+        return self._groups(self._turn)
+
+    def _groups(self, color: int) -> Iterator[tuple[int, int, int, int]]:
+        """placement_groups for `color`: its current level, else (nothing fits there) the next."""
         level = self._level[color]
         found = False
         for n, h, v in self._length_starts(color, level, self._lengths_from(color, self._minlen[color])):
@@ -416,11 +419,11 @@ class FoundationsGame(Game):
 
     def _first_placement(self, color: int) -> Place | None:
         """Any placement `color` could make now (None: it can only pass)."""
-        level = self._level[color]
-        move = self._first_on_level(color, level, self._lengths_from(color, self._minlen[color]))
-        if move is None:
-            move = self._first_on_level(color, level + 1, self._lengths_from(color, 0))
-        return move
+        group = next(self._groups(color), None)
+        if group is None:
+            return None
+        level, n, h, v = group
+        return Place(next(segments_from_starts(h, v, n)), level)
 
     def legal_moves(self) -> Iterator[Move]:
         if len(self._passes) == 2:

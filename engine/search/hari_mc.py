@@ -27,14 +27,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from protocol.board import ALL_CELLS, VALUE
-from protocol.errors import IllegalMoveError
-from protocol.hari import slide_ends
 from protocol.messages import Info
-from protocol.moves import HariMove, Move, Slide
+from protocol.moves import HariMove, Move
 
 from .context import SearchContext, ucb1_pick, win_probability_to_cp
-from .hari_search import _touching
 from .hari_search import playout_move as snug_move
 
 K = 16
@@ -45,40 +41,13 @@ SKIP = 0.25
 """Playouts: chance of playing the second-shortest length instead of the shortest (giving up the shortest)."""
 UPGRADES = True
 """Playouts: when nothing fits, a piece may also be slid off the board to make room for a piece worth more."""
-SLIDE_TRIES = 24
-"""Playouts: (piece, slide end) options sampled when looking for room."""
 
 
 def playout_move(game: Any, rng: random.Random) -> Any:
     """The playout policy: the shortest playable piece on its snuggest spot (the second-shortest
-    SKIP of the time); when nothing fits, room made by one own slide (``_room_by_slide``; without
-    UPGRADES the partners' hari_search.slide_for_room); else the shortest piece's discard."""
-    return snug_move(game, rng, SKIP, _room_by_slide if UPGRADES else None)
-
-
-def _room_by_slide(game: Any, me: int, empty: int, lengths: list[int], rng: random.Random) -> Any:
-    """One own piece slid along its line, or off the board when the piece played is worth more
-    (an upgrade: the end game of HARI is mostly these), so that a playable length fits in
-    the freed cells; the shortest such length, a slide along the line before one off. None if none."""
-    occupied = ALL_CELLS & ~empty
-    options = [(piece, end) for piece in game.pieces(me) if piece.value <= VALUE[lengths[-1]]
-               for end in slide_ends(piece, occupied)]
-    if len(options) > SLIDE_TRIES:
-        options = rng.sample(options, SLIDE_TRIES)
-    options.sort(key=lambda o: o[1] is None)  # along the line first: nothing is lost
-    for n in lengths:
-        for piece, end in options:
-            if piece.value > VALUE[n] or (end is None and piece.value >= VALUE[n]):
-                continue
-            after = (empty | piece.mask) & ~(end.mask if end is not None else 0)
-            seg = next(_touching(after, n, piece.mask & after), None)
-            if seg is None:
-                continue
-            try:
-                return game.check_move(HariMove((Slide(piece, end),), seg, 0))
-            except IllegalMoveError:
-                continue
-    return None
+    SKIP of the time); when nothing fits, room made by one own slide, with upgrades if UPGRADES
+    (hari_search.slide_for_room); else the shortest piece's discard."""
+    return snug_move(game, rng, SKIP, UPGRADES)
 
 
 def root_candidates(game: Any, rng: random.Random) -> list[Any]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from protocol.board import (
@@ -216,13 +216,9 @@ PLAYOUT_SKIP = 0.1
 """Share of playout moves that play the second-shortest length (giving up the shorter pieces)."""
 
 
-Room = Callable[[Any, int, int, list[int], random.Random], Any]
-"""How a playout makes room when nothing fits: (game, mover, empty cells, playable lengths, rng) -> move or None."""
-
-
-def playout_move(game: Any, rng: random.Random, skip: float | None = None, room: Room | None = None) -> Any:
-    """Shortest playable piece placed snugly; else room made by `room` (default: one slide along
-    a line, ``slide_for_room``); else its discard.
+def playout_move(game: Any, rng: random.Random, skip: float | None = None, upgrades: bool = False) -> Any:
+    """Shortest playable piece placed snugly; else room made by one own slide (``slide_for_room``,
+    with or without `upgrades`); else its discard.
 
     With chance `skip` (default PLAYOUT_SKIP) the second-shortest length is played instead."""
     sets = game.slide_sets()
@@ -239,25 +235,36 @@ def playout_move(game: Any, rng: random.Random, skip: float | None = None, room:
     seg = first_fit(empty, lengths[0])
     if seg is not None:
         return HariMove((), seg, 0)
-    return (room or slide_for_room)(game, me, empty, lengths, rng) or HariMove((), None, lengths[0])
+    return slide_for_room(game, me, empty, lengths, rng, upgrades) or HariMove((), None, lengths[0])
 
 
-def slide_for_room(game: Any, me: int, empty: int, lengths: list[int], rng: random.Random) -> Any:
-    """One own piece (worth at most the shortest playable length) slid along its line so that
-    that length fits in the freed cells; PLAYOUT_SLIDE_TRIES options at most. None if none."""
-    n = lengths[0]
+def slide_for_room(game: Any, me: int, empty: int, lengths: list[int], rng: random.Random,
+                   upgrades: bool = False) -> Any:
+    """One own piece slid so that a playable length fits in the freed cells (PLAYOUT_SLIDE_TRIES
+    (piece, end) options sampled at most); None if none.
+
+    Without `upgrades` (the partners' playouts): along its line only, for the shortest
+    length, a piece worth at most that length. With `upgrades` (engine.search.hari_mc):
+    also off the board when the piece played is worth more than the piece slid off (HARI's
+    end game is mostly these), for every playable length, the shortest first, and a slide
+    along the line before one off."""
+    targets = lengths if upgrades else lengths[:1]
     occupied = ALL_CELLS & ~empty
-    options = [(piece, end) for piece in game.pieces(me) if piece.value <= VALUE[n]
-               for end in slide_ends(piece, occupied) if end is not None]
+    options = [(piece, end) for piece in game.pieces(me) if piece.value <= VALUE[targets[-1]]
+               for end in slide_ends(piece, occupied) if upgrades or end is not None]
     if len(options) > PLAYOUT_SLIDE_TRIES:
         options = rng.sample(options, PLAYOUT_SLIDE_TRIES)
-    for piece, end in options:
-        after = (empty | piece.mask) & ~end.mask
-        seg = next(_touching(after, n, piece.mask & after), None)
-        if seg is not None:
-            move = HariMove((Slide(piece, end),), seg, 0)
+    options.sort(key=lambda o: o[1] is None)  # along the line first: nothing is lost
+    for n in targets:
+        for piece, end in options:
+            if piece.value > VALUE[n] or (end is None and piece.value >= VALUE[n]):
+                continue
+            after = (empty | piece.mask) & ~(end.mask if end is not None else 0)
+            seg = next(_touching(after, n, piece.mask & after), None)
+            if seg is None:
+                continue
             try:
-                return game.check_move(move)
+                return game.check_move(HariMove((Slide(piece, end),), seg, 0))
             except IllegalMoveError:
                 continue
     return None
