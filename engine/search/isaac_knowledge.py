@@ -14,7 +14,10 @@ counter multiplier).  These weights come from fitting game results of
 self-play on positions of the placement phase: the value placed predicted the
 result by far the best, while "room left for the long pieces in hand" and the
 potential predicted it hardly or even the wrong way round; a first evaluation
-built on them lost 26-74 to this one in self-play.  The move ordering (MCTS
+built on them lost 26-74 to this one in self-play.  Inside the search,
+though, potential weighted 1.5 (not the fit's 0.3) plays better: a search
+that looks ahead turns crossings into points (isaac_search.SEARCH_W_POT).
+The move ordering (MCTS
 priors) adds what a placement does to the lines it touches: its own value x
 the pieces on its line, plus the values of own pieces lying along the lines it
 crosses, minus the opponent's.
@@ -212,23 +215,25 @@ W_PLACED = 3.0
 W_PIECES = 1.0
 """Per piece on the board: each one is a removal, and a line count for its neighbours."""
 W_POT = 0.3
-"""Per point of potential: crossings already made count, a little (the scoring search does the rest)."""
+"""Per point of potential, for the one-ply `heuristic` partner: crossings already made count, a little.
+
+`search` looks further and weighs potential more (isaac_search.SEARCH_W_POT)."""
 
 
-def placement_eval(game: IsaacGame, snap: Snapshot | None = None) -> float:
-    """Value and number of pieces on the board, and their potential, for the side to move.
+def placement_eval(game: IsaacGame, snap: Snapshot | None = None, w_pot: float = W_POT) -> float:
+    """Value and number of pieces on the board, and their potential (x `w_pot`), for the side to move.
 
-    The value a player has placed predicts the result far better than its potential
-    or its room (see the module docstring): keeping long pieces in hand for later
-    is a loss, not a plan."""
+    The value a player has placed predicts the result far better than its room
+    (see the module docstring): keeping long pieces in hand for later is a
+    loss, not a plan."""
     snap = snap or Snapshot(game)
     me = snap.turn
     opp = 1 - me
     mine, theirs = snap.pieces[me], snap.pieces[opp]
     placed = sum(s.value for s in mine) - sum(s.value for s in theirs)
     value = W_PLACED * placed + W_PIECES * (len(mine) - len(theirs))
-    if W_POT:
-        value += W_POT * (potential(snap, me) - potential(snap, opp))
+    if w_pot:
+        value += w_pot * (potential(snap, me) - potential(snap, opp))
     return value
 
 
