@@ -41,8 +41,7 @@ weight 0 scored 69%, 0.3 (the old weight) 78.5%, 1.0 83.5%, 1.5 82%, 2.0 83%, 3.
 5.0 79%. Through the referee against the old search (0.3), shipped book,
 st=0.1: SPRT H1 after 159 games, 61.0%. (Sharper priors, PRIOR_SCALE 1.5, did
 as well on the book but lost the start position to `heuristic` as one colour.)
-A search that looks ahead can turn crossings into points; a one-ply chooser
-that chased them would leave value in hand."""
+The `heuristic` partner keeps 0.3: it is a yardstick, not tuned along with the search."""
 REMOVAL_PRIOR_DECAY = 0.8
 """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
 
