@@ -17,10 +17,9 @@ potential predicted it hardly or even the wrong way round; a first evaluation
 built on them lost 26-74 to this one in self-play.  Inside the search,
 though, potential weighted 1.5 (not the fit's 0.3) plays better: a search
 that looks ahead turns crossings into points (isaac_search.SEARCH_W_POT).
-The move ordering (MCTS
-priors) adds what a placement does to the lines it touches: its own value x
-the pieces on its line, plus the values of own pieces lying along the lines it
-crosses, minus the opponent's.
+The move ordering (MCTS priors) adds what a placement does to the lines it
+touches: its own value x the pieces on its line, plus the values of own pieces
+lying along the lines it crosses, minus the opponent's.
 
 Scoring phase.  A removal's new score t is a choice: the full score, or a
 smaller one that puts the counter on an opponent piece (blocking it), on the
