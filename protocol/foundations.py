@@ -396,6 +396,28 @@ class FoundationsGame(Game):
             return iter(())
         return self._groups(self._turn)
 
+    def shortest_group(self) -> tuple[int, int, int, int] | None:
+        """The first of ``placement_groups()`` (the shortest length that has a legal placement,
+        as (level, length, horizontal starts, vertical starts)), or None when there is none.
+
+        What a playout asks at every move, without the generators: about twice as fast."""
+        if len(self._passes) == 2:
+            return None
+        color = self._turn
+        hand = self._hand[color]
+        level = self._level[color]
+        for lv, minimum in ((level, self._minlen[color]), (level + 1, 0)):
+            if lv > MAX_LEVEL or (lv >= 2 and len(self._pieces[color][lv - 1]) < 2):
+                continue
+            free = self.free_cells(lv)
+            for n in LENGTHS:
+                if n < minimum or not hand[n]:
+                    continue
+                h, v = placement_starts(free, n) if lv == 1 else self._upper_starts(color, lv, n, free)
+                if h or v:
+                    return lv, n, h, v
+        return None
+
     def _groups(self, color: int) -> Iterator[tuple[int, int, int, int]]:
         """placement_groups for `color`: its current level, else (nothing fits there) the next."""
         level = self._level[color]

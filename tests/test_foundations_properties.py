@@ -50,6 +50,7 @@ def test_random_playout_keeps_invariants(seed, short_first):
         assert (moves == [PASS]) == (PASS in moves)
         assert game.random_move(rng) in moves
         assert expand_groups(game) == [m for m in moves if m is not PASS]
+        assert game.shortest_group() == next(game.placement_groups(), None)
         for move in rng.sample(moves, min(5, len(moves))):
             assert game.check_move(move) == move
             assert game.parse_move(str(move)) == move
@@ -63,6 +64,7 @@ def test_random_playout_keeps_invariants(seed, short_first):
     assert result is not None and result.reason
     assert result.scores == (hand_value(game.hand(0)), hand_value(game.hand(1)))
     assert list(game.legal_moves()) == [] and game.count_legal_moves() == 0
+    assert game.shortest_group() is None
     assert FoundationsGame.from_position(game.position()).result() == result
     for _ in range(plies):  # undo the whole game back to the start
         game.pop()

@@ -10,6 +10,8 @@ Selection maximises ``Q + C_PUCT * P * sqrt(N) / (1 + n)``; an unvisited
 child's Q is its parent's Q minus FPU_REDUCTION. A new leaf is valued by the
 knowledge's ``leaf_value`` (a static evaluation, possibly after a short
 playout) as the probability that its side to move wins; game ends are exact.
+A leaf's candidates are built at its second visit, not its first (most leaves
+get only one; the search is the same, only faster).
 Turns need not alternate (a player who passed is skipped), so each edge keeps
 statistics for the player who made that move.
 
@@ -197,11 +199,14 @@ class MCTS:
                         node.exact = self.k.terminal_value(game, node.mover)
                         value_for, value = node.mover, node.exact
                         break
+                    if node.visits == 0:
+                        # A new leaf is only valued; its candidates wait for its second visit
+                        # (most leaves never get one, and building candidates is a quarter of
+                        # a simulation). Candidates do not depend on the rng: same search.
+                        value = self.k.leaf_value(game, self.rng, self.ctx)
+                        value_for = game.turn
+                        break
                     self._set_moves(node, self.k.candidates(game))
-                    mover = game.turn
-                    value = self.k.leaf_value(game, self.rng, self.ctx)
-                    value_for = mover
-                    break
                 i = self._select(node)
                 children, moves = node.children, node.moves
                 assert children is not None and moves is not None  # set with `moves`
