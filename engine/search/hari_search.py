@@ -56,7 +56,7 @@ from .context import SearchContext, logistic, win_probability_to_cp
 from .hari_eval import candidates as hari_candidates
 from .hari_eval import contest_margin
 from .mcts import PlayoutKnowledge, Scored, run_mcts
-from .space import NEIGHBOURS, dead_cells, first_fit, pack_value
+from .space import NEIGHBOURS, dead_cells, first_fit, pack_value, spread_fit
 
 PLAYOUT_PLIES = 40
 MARGIN_SCALE = 6.0
@@ -216,11 +216,14 @@ PLAYOUT_SKIP = 0.1
 """Share of playout moves that play the second-shortest length (giving up the shorter pieces)."""
 
 
-def playout_move(game: Any, rng: random.Random, skip: float | None = None, upgrades: bool = False) -> Any:
+def playout_move(game: Any, rng: random.Random, skip: float | None = None, upgrades: bool = False,
+                 spread: bool = False) -> Any:
     """Shortest playable piece placed snugly; else room made by one own slide (``slide_for_room``,
     with or without `upgrades`); else its discard.
 
-    With chance `skip` (default PLAYOUT_SKIP) the second-shortest length is played instead."""
+    With chance `skip` (default PLAYOUT_SKIP) the second-shortest length is played instead.
+    The snug spot is first_fit's (the top rows' snuggest), or with `spread` space.spread_fit's
+    (the snuggest of starts drawn anywhere; engine.search.hari_mc)."""
     sets = game.slide_sets()
     base = next(sets, None)
     if base is None:
@@ -228,11 +231,12 @@ def playout_move(game: Any, rng: random.Random, skip: float | None = None, upgra
     me = game.turn
     lengths = game.playable_lengths(me)
     empty = base.empty
+    fit = (lambda e, n: spread_fit(e, n, rng)) if spread else first_fit
     if len(lengths) > 1 and rng.random() < (PLAYOUT_SKIP if skip is None else skip):
-        seg = first_fit(empty, lengths[1])
+        seg = fit(empty, lengths[1])
         if seg is not None:
             return HariMove((), seg, 0)
-    seg = first_fit(empty, lengths[0])
+    seg = fit(empty, lengths[0])
     if seg is not None:
         return HariMove((), seg, 0)
     return slide_for_room(game, me, empty, lengths, rng, upgrades) or HariMove((), None, lengths[0])

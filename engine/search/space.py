@@ -7,6 +7,7 @@ space), and a fast estimate of how much of a hand still fits.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from protocol.board import ALL_CELLS, H_SEG, LENGTHS, SEGMENTS, V_SEG, VALUE, Segment, placement_starts
@@ -66,6 +67,40 @@ def first_fit(empty: int, n: int) -> Segment | None:
             f = (NEIGHBOURS[seg.index] & empty).bit_count()
             if f < best_free:
                 best, best_free = seg, f
+    return best
+
+
+def spread_fit(empty: int, n: int, rng: random.Random, sample: int = 12) -> Segment | None:
+    """A snug placement of length n among about `sample` starts drawn anywhere on the board
+    (first_fit looks at the lowest cells only, so its pieces pile up in the top rows), or None.
+
+    The starts are thinned by ANDing random 100-bit masks (each kept with chance 1/2**k), so
+    nothing is listed first; ties between equally snug spots are broken at random."""
+    h, v = placement_starts(empty, n)
+    count = h.bit_count() + v.bit_count()
+    if not count:
+        return None
+    k = 0
+    while count > 2 * sample:
+        count >>= 1
+        k += 1
+    if k:
+        mask_h = mask_v = ALL_CELLS
+        for _ in range(k):
+            mask_h &= rng.getrandbits(100)
+            mask_v &= rng.getrandbits(100)
+        if h & mask_h or v & mask_v:
+            h, v = h & mask_h, v & mask_v
+    best: Segment | None = None
+    best_key = 99.0
+    for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])):
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            seg = table[low.bit_length() - 1]
+            key = (NEIGHBOURS[seg.index] & empty).bit_count() + rng.random()
+            if key < best_key:
+                best, best_key = seg, key
     return best
 
 
