@@ -217,13 +217,13 @@ PLAYOUT_SKIP = 0.1
 
 
 def playout_move(game: Any, rng: random.Random, skip: float | None = None, upgrades: bool = False,
-                 spread: bool = False) -> Any:
+                 spread: int = 0) -> Any:
     """Shortest playable piece placed snugly; else room made by one own slide (``slide_for_room``,
     with or without `upgrades`); else its discard.
 
     With chance `skip` (default PLAYOUT_SKIP) the second-shortest length is played instead.
     The snug spot is first_fit's (the top rows' snuggest), or with `spread` space.spread_fit's
-    (the snuggest of starts drawn anywhere; engine.search.hari_mc)."""
+    (the snuggest of about `spread` starts drawn anywhere; engine.search.hari_mc)."""
     sets = game.slide_sets()
     base = next(sets, None)
     if base is None:
@@ -231,7 +231,7 @@ def playout_move(game: Any, rng: random.Random, skip: float | None = None, upgra
     me = game.turn
     lengths = game.playable_lengths(me)
     empty = base.empty
-    fit = (lambda e, n: spread_fit(e, n, rng)) if spread else first_fit
+    fit = (lambda e, n: spread_fit(e, n, rng, spread)) if spread else first_fit
     if len(lengths) > 1 and rng.random() < (PLAYOUT_SKIP if skip is None else skip):
         seg = fit(empty, lengths[1])
         if seg is not None:
