@@ -136,15 +136,21 @@ def _refine(game: Any, entries: list[list[Any]], free_by_level: dict[int, int]) 
 
 DEVIATE = 0.2
 """Share of playout moves that play some other allowed length than the shortest."""
-PLAYOUT_SAMPLE = 12
+PLAYOUT_SAMPLE = 2
+"""Placements drawn per playout move; the snuggest is played."""
+PARTNER_SAMPLE = 12
+"""The sample of the `flatmc` sparring partner's playouts (engine.strategies.flat_mc), kept
+as it was measured: a yardstick is not tuned along with the search."""
 
 
-def playout_move(game: Any, rng: random.Random) -> Any:
+def playout_move(game: Any, rng: random.Random, sample: int | None = None) -> Any:
     """A cheap policy move: usually the shortest allowed piece, snugly placed.
 
     DEVIATE of the time the length (and level) of a uniformly drawn legal placement
-    instead; the spot is the snuggest of at most PLAYOUT_SAMPLE drawn placements of that
-    length. Built from the rules' start bitboards (``shortest_group``, and ``placement_groups``
+    instead; the spot is the snuggest of at most `sample` (default PLAYOUT_SAMPLE) drawn
+    placements of that length. A small sample plays better: in-process, 200 games each
+    against a sample of 12 (100 ms, book), samples of 1, 2 and 4 scored 56.8%, 57.5% and
+    55.0%, so snugness matters less than varied playouts. Built from the rules' start bitboards (``shortest_group``, and ``placement_groups``
     when deviating): only the chosen placement becomes a Move."""
     first = game.shortest_group()
     if first is None:
@@ -158,9 +164,10 @@ def playout_move(game: Any, rng: random.Random) -> Any:
     level, n, h, v = group
     free = game.free_cells(level)
     spots = [table[start] for bits, table in ((h, H_SEG[n]), (v, V_SEG[n])) for start in _cells(bits)]
-    sample = spots if len(spots) <= PLAYOUT_SAMPLE else rng.sample(spots, PLAYOUT_SAMPLE)
-    best, best_key = sample[0], 1e9
-    for seg in sample:
+    size = PLAYOUT_SAMPLE if sample is None else sample
+    drawn = spots if len(spots) <= size else rng.sample(spots, size)
+    best, best_key = drawn[0], 1e9
+    for seg in drawn:
         key = (NEIGHBOURS[seg.index] & free).bit_count() + rng.random()
         if key < best_key:
             best, best_key = seg, key

@@ -58,8 +58,8 @@ def _hari_policy(game: Any, rng: random.Random) -> Any:
 
 
 def _foundations_policy(game: Any, rng: random.Random) -> Any:
-    from engine.search.foundations_search import playout_move
-    return playout_move(game, rng)
+    from engine.search.foundations_search import PARTNER_SAMPLE, playout_move
+    return playout_move(game, rng, PARTNER_SAMPLE)
 
 
 def _hari_value(game: Any, color: int) -> float:
