@@ -400,7 +400,8 @@ class FoundationsGame(Game):
         """The first of ``placement_groups()`` (the shortest length that has a legal placement,
         as (level, length, horizontal starts, vertical starts)), or None when there is none.
 
-        What a playout asks at every move, without the generators: about twice as fast."""
+        What a playout asks at every move, without the generators: 1.5 us against 3.2 us for
+        ``next(placement_groups())`` in an early middle game."""
         if len(self._passes) == 2:
             return None
         color = self._turn

@@ -18,12 +18,12 @@ model:
   pieces up at the top: it scored 40% against a sample of 12-24 over 193 games,
   which scored 45% against a sample of 3-6 over 415 (SPRTs at 100 ms). In-process
   against 12-24, 200 games each: samples of 1-2 scored 56%, 3-6 61%, 6-12 55%,
-  30-60 44%. The second-shortest
-  length is played SKIP of the time; when nothing fits, one own piece slid to
-  make room, along its line or off the board when the piece played is worth more.
-  HARI's end game is mostly such upgrades (slide a 4 off, put a 5 where it was),
-  and a playout that only discards there misjudges it: upgrade-aware playouts
-  scored 72% (+-6) against the same search without them over 200 games;
+  30-60 44%. The second-shortest length is played SKIP of the time; when
+  nothing fits, one own piece slid to make room, along its line or off the
+  board when the piece played is worth more. HARI's end game is mostly such
+  upgrades (slide a 4 off, put a 5 where it was), and a playout that only
+  discards there misjudges it: upgrade-aware playouts scored 72% (+-6) against
+  the same search without them over 200 games;
 - UCB1 over the candidates; the answer is the best mean result (a win 1, a draw
   1/2, blended with the final margin as in hari_search.terminal_value).
 """
@@ -53,8 +53,8 @@ not among the top rows' (0)."""
 
 
 def playout_move(game: Any, rng: random.Random) -> Any:
-    """The playout policy: the shortest playable piece on its snuggest spot (the second-shortest
-    SKIP of the time); when nothing fits, room made by one own slide, with upgrades if UPGRADES
+    """The playout policy: the shortest playable piece on the snuggest of about SPREAD spots drawn
+    anywhere on the board (the second-shortest SKIP of the time); when nothing fits, room made by one own slide, with upgrades if UPGRADES
     (hari_search.slide_for_room); else the shortest piece's discard."""
     return snug_move(game, rng, SKIP, UPGRADES, SPREAD)
 
