@@ -355,15 +355,23 @@ class FoundationsGame(Game):
             v &= ~same_v
         return h, v
 
+    def _buildable(self, color: int, level: int) -> bool:
+        """Whether `level` exists and `color` could build on it at all: level 1, or two own
+        pieces on the level below to rest on."""
+        return level <= MAX_LEVEL and (level == 1 or len(self._pieces[color][level - 1]) >= 2)
+
+    def _starts(self, color: int, level: int, n: int, free: int) -> tuple[int, int]:
+        """Start bitboards (horizontal, vertical) of `color`'s legal length-n placements on a
+        buildable `level` whose free cells are `free`."""
+        return placement_starts(free, n) if level == 1 else self._upper_starts(color, level, n, free)
+
     def _count_on_level(self, color: int, level: int, lengths: list[int]) -> int:
         """How many placements of the given (ascending) lengths `color` has on `level`."""
-        if not lengths or level > MAX_LEVEL:
+        if not lengths or not self._buildable(color, level):
             return 0
         free = self.free_cells(level)
         if level == 1:
             return count_placements(free, lengths)
-        if len(self._pieces[color][level - 1]) < 2:
-            return 0
         total = 0
         for n in lengths:
             h, v = self._upper_starts(color, level, n, free)
@@ -372,16 +380,11 @@ class FoundationsGame(Game):
 
     def _length_starts(self, color: int, level: int, lengths: list[int]) -> Iterator[tuple[int, int, int]]:
         """(length, horizontal starts, vertical starts) of each length with a legal placement on `level`."""
-        if not lengths or level > MAX_LEVEL:
+        if not lengths or not self._buildable(color, level):
             return
         free = self.free_cells(level)
-        if level >= 2 and len(self._pieces[color][level - 1]) < 2:
-            return
         for n in lengths:
-            if level == 1:
-                h, v = placement_starts(free, n)
-            else:
-                h, v = self._upper_starts(color, level, n, free)
+            h, v = self._starts(color, level, n, free)
             if h or v:
                 yield n, h, v
 
@@ -400,7 +403,7 @@ class FoundationsGame(Game):
         """The first of ``placement_groups()`` (the shortest length that has a legal placement,
         as (level, length, horizontal starts, vertical starts)), or None when there is none.
 
-        What a playout asks at every move, without the generators: 1.5 us against 3.2 us for
+        What a playout asks at every move, without the generators: 0.8 us against 1.6 us for
         ``next(placement_groups())`` in an early middle game."""
         if len(self._passes) == 2:
             return None
@@ -408,15 +411,14 @@ class FoundationsGame(Game):
         hand = self._hand[color]
         level = self._level[color]
         for lv, minimum in ((level, self._minlen[color]), (level + 1, 0)):
-            if lv > MAX_LEVEL or (lv >= 2 and len(self._pieces[color][lv - 1]) < 2):
+            if not self._buildable(color, lv):
                 continue
             free = self.free_cells(lv)
             for n in LENGTHS:
-                if n < minimum or not hand[n]:
-                    continue
-                h, v = placement_starts(free, n) if lv == 1 else self._upper_starts(color, lv, n, free)
-                if h or v:
-                    return lv, n, h, v
+                if n >= minimum and hand[n]:
+                    h, v = self._starts(color, lv, n, free)
+                    if h or v:
+                        return lv, n, h, v
         return None
 
     def _groups(self, color: int) -> Iterator[tuple[int, int, int, int]]:

@@ -31,8 +31,8 @@ def test_spread_fit_is_none_when_nothing_fits():
 
 
 def test_spread_fit_uses_the_whole_board_where_first_fit_keeps_to_the_top():
-    """On an empty board first_fit always answers in the top rows; spread_fit's answers reach
-    the bottom half too, and each is as snug as any placement of its sample can be."""
+    """On an empty board first_fit answers in the top rows; spread_fit's answers reach the
+    bottom half too, and at least six different rows in 200 draws."""
     rng = random.Random(3)
     top = first_fit(ALL_CELLS, 3)
     assert top is not None and top.lo < 30
@@ -42,8 +42,8 @@ def test_spread_fit_uses_the_whole_board_where_first_fit_keeps_to_the_top():
 
 
 def test_spread_fit_prefers_snug_spots():
-    """With one snug spot (a corner) among thousands of open ones, a sample of all of them
-    (sample=1000) always finds a spot with the fewest free neighbours."""
+    """On an empty board the snuggest spots are in the corners; with a sample as large as the
+    board (sample=1000, nothing thinned) spread_fit always finds one of them."""
     rng = random.Random(4)
     best = min((NEIGHBOURS[s.index] & ALL_CELLS).bit_count() for s in iter_placements(ALL_CELLS, 4))
     for _ in range(20):
