@@ -274,6 +274,10 @@ class HariGame(Game):
         """Counts by length (0..7) of `color`'s pieces in hand."""
         return tuple(self._hands[color])
 
+    def empty_cells(self) -> int:
+        """Bitboard of the empty cells (the empty slide set's cells, without walking slide sets)."""
+        return ALL_CELLS & ~(self._own[DARK] | self._own[LIGHT])
+
     def min_length(self, color: int) -> int:
         """Shortest length `color` may still play (0 before its first play)."""
         return self._min_length[color]

@@ -1,4 +1,5 @@
-"""HARI properties with hypothesis: playouts end, positions round-trip, undo restores, bad moves are named."""
+"""HARI properties with hypothesis: playouts end, positions round-trip, undo restores, bad moves are named,
+empty_cells is the empty slide set's cells."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol.board import DARK, LIGHT, SEGMENTS
+from protocol.board import ALL_CELLS, DARK, LIGHT, SEGMENTS
 from protocol.errors import IllegalMoveError, NotationError
 from protocol.hari import HariGame
 from protocol.moves import PASS, HariMove, Slide
@@ -48,9 +49,18 @@ def test_random_playouts_end_with_a_result_and_undo_to_the_start(seed, crowd):
     while True:
         text = game.position()
         assert HariGame.from_position(text).position() == text
+        occupied = 0
+        for piece in game.board():
+            occupied |= piece.segment.mask
+        assert game.empty_cells() == ALL_CELLS & ~occupied
+        no_slides = next(game.slide_sets(), None)
         move = game.random_move(rng)
+        assert (no_slides is None) == (move is None or move == PASS)  # no set: over, or must pass
+        assert (no_slides is None) == (game.is_over() or not game.playable_lengths(game.turn))
         if move is None:
             break
+        if no_slides is not None:
+            assert no_slides.empty == game.empty_cells()
         assert game.check_move(move) == move
         assert game.parse_move(str(move)) == move
         game.push(move)

@@ -40,6 +40,7 @@ from typing import Any
 from protocol.board import (
     ALL_CELLS,
     LENGTHS,
+    SEGMENTS,
     VALUE,
     Segment,
     iter_placements,
@@ -153,13 +154,24 @@ SCARCE = 4
 """A length with fewer placements than this is worth sliding for."""
 
 
-def _touching(empty: int, n: int, cells: int) -> Iterator[Segment]:
-    """Placements of length n in `empty` that cover at least one of `cells`."""
-    h, v = placement_starts(empty, n)
+def _covers(seg: Segment, n: int) -> tuple[int, int]:
+    """Start cells (horizontal, vertical) of the length-n runs that cover a cell of `seg`."""
     cover_h = cover_v = 0
     for k in range(n):
-        cover_h |= cells >> k
-        cover_v |= cells >> (10 * k)
+        cover_h |= seg.mask >> k
+        cover_v |= seg.mask >> (10 * k)
+    return cover_h, cover_v
+
+
+COVERS = {n: [_covers(seg, n) for seg in SEGMENTS] for n in LENGTHS}
+"""COVERS[n][seg.index]: _covers(seg, n), for the slides that make room."""
+
+
+def _touching(empty: int, n: int, piece: Segment) -> Iterator[Segment]:
+    """Placements of length n in `empty` that cover at least one cell of `piece` (a piece just slid:
+    of its cells only the freed ones can be in `empty`)."""
+    h, v = placement_starts(empty, n)
+    cover_h, cover_v = COVERS[n][piece.index]
     return segments_from_starts(h & cover_h, v & cover_v, n)
 
 
@@ -180,13 +192,12 @@ def _slide_candidates(game: Any, me: int, empty: int, lengths: list[int], hand: 
             continue
         for end in slide_ends(piece, occupied):
             after_slide = (empty | piece.mask) & ~(end.mask if end else 0)
-            freed = piece.mask & after_slide
             lost = piece.value if end is None else 0
             for n in needed:
                 if VALUE[n] < piece.value:
                     continue
                 best = None
-                for seg in _touching(after_slide, n, freed):
+                for seg in _touching(after_slide, n, piece):
                     if seg is piece:
                         continue
                     snug = (NEIGHBOURS[seg.index] & after_slide).bit_count()
@@ -224,13 +235,11 @@ def playout_move(game: Any, rng: random.Random, skip: float | None = None, upgra
     With chance `skip` (default PLAYOUT_SKIP) the second-shortest length is played instead.
     The snug spot is first_fit's (the top rows' snuggest), or with `spread` space.spread_fit's
     (the snuggest of about `spread` starts drawn anywhere; engine.search.hari_mc)."""
-    sets = game.slide_sets()
-    base = next(sets, None)
-    if base is None:
-        return PASS
     me = game.turn
     lengths = game.playable_lengths(me)
-    empty = base.empty
+    if not lengths or game.is_over():  # no slide set at all: the mover must pass
+        return PASS
+    empty = game.empty_cells()
     fit = (lambda e, n: spread_fit(e, n, rng, spread)) if spread else first_fit
     if len(lengths) > 1 and rng.random() < (PLAYOUT_SKIP if skip is None else skip):
         seg = fit(empty, lengths[1])
@@ -264,7 +273,7 @@ def slide_for_room(game: Any, me: int, empty: int, lengths: list[int], rng: rand
             if piece.value > VALUE[n] or (end is None and piece.value >= VALUE[n]):
                 continue
             after = (empty | piece.mask) & ~(end.mask if end is not None else 0)
-            seg = next(_touching(after, n, piece.mask & after), None)
+            seg = next(_touching(after, n, piece), None)
             if seg is None:
                 continue
             try:
