@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.search.hari_eval import candidates, contest_margin, empty_cells
+from engine.search.hari_eval import candidates, contest_margin
 from protocol import game_from_position, new_game
 from protocol.board import ALL_CELLS
 
@@ -19,7 +19,7 @@ def test_race_counts_the_board_value_already_placed():
     game.play("a0g0")  # Dark's 7 (6 points) placed first: its 3s..6s can no longer be played
     assert contest_margin(game, 0) == -contest_margin(game, 1)
     assert game.board_value(0) == 6
-    assert empty_cells(game) == ALL_CELLS & ~game.state().pieces[0].segment.mask
+    assert game.empty_cells() == ALL_CELLS & ~game.state().pieces[0].segment.mask
 
 
 def test_a_side_with_no_room_loses_the_race():

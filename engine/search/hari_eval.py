@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.board import ALL_CELLS, VALUE, iter_placements
+from protocol.board import VALUE, iter_placements
 from protocol.moves import PASS, HariMove
 
 from .space import NEIGHBOURS, first_fit
@@ -30,17 +30,6 @@ INNER_PER_LENGTH = 5
 """Placements tried per playable length below the root."""
 
 
-def empty_cells(game: Any) -> int:
-    """The board's empty cells (from the rules' first slide set, the empty one)."""
-    base = next(game.slide_sets(), None)
-    if base is not None:
-        return int(base.empty)
-    occupied = 0
-    for piece in game.board():
-        occupied |= piece.segment.mask
-    return ALL_CELLS & ~occupied
-
-
 def _queue(game: Any, color: int) -> list[int]:
     hand = game.hand(color)
     return [n for n in game.playable_lengths(color) for _ in range(hand[n])]
@@ -49,7 +38,7 @@ def _queue(game: Any, color: int) -> list[int]:
 def contest_margin(game: Any, color: int, empty: int | None = None) -> int:
     """Board value of `color` minus the opponent's after the packing race (module docstring)."""
     if empty is None:
-        empty = empty_cells(game)
+        empty = game.empty_cells()
     queues = (_queue(game, 0), _queue(game, 1))
     values: list[int] = [game.board_value(0), game.board_value(1)]
     at = [0, 0]
