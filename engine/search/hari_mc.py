@@ -54,8 +54,9 @@ not among the top rows' (0)."""
 
 def playout_move(game: Any, rng: random.Random) -> Any:
     """The playout policy: the shortest playable piece on the snuggest of about SPREAD spots drawn
-    anywhere on the board (the second-shortest SKIP of the time); when nothing fits, room made by one own slide, with upgrades if UPGRADES
-    (hari_search.slide_for_room); else the shortest piece's discard."""
+    anywhere on the board (the second-shortest SKIP of the time); when nothing fits, room made by
+    one own slide, with upgrades if UPGRADES (hari_search.slide_for_room); else the shortest
+    piece's discard."""
     return snug_move(game, rng, SKIP, UPGRADES, SPREAD)
 
 
