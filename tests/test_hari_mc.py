@@ -81,3 +81,53 @@ def test_a_node_limited_search_is_reproducible():
     first = once()
     assert first == once()
     assert first[1] is not None and first[1] >= 600
+
+
+def test_plays_left_bounds_the_plays_still_to_come():
+    """hari_search.plays_left never undercounts: the endgame search's depth (plays_left + 2 closing
+    passes) reaches the end of the game."""
+    from engine.search.hari_search import plays_left
+
+    assert plays_left(new_game("hari")) == 30
+    rng = random.Random(9)
+    for _ in range(6):
+        game = new_game("hari")
+        history: list[int] = []
+        plies_after: list[int] = []
+        while not game.is_over():
+            history.append(plays_left(game))
+            plies_after.append(0)
+            game.push(hari_mc.playout_move(game, rng))
+            for k in range(len(plies_after)):
+                plies_after[k] += 1
+        assert plays_left(game) == 0
+        for bound, plies in zip(history, plies_after, strict=True):
+            assert plies <= bound + 2
+
+
+ENDGAME = ("hari a0d0,g1j1,b3d3,e3g3,b5e5,a6c6,d6h6,b7d7,e7h7,a8e8,a9c9/f0j0,a1c1,d1f1,a2c2,e2h2,h3j3,a4c4,"
+           "d4g4,g5j5,g8j8,e9i9 5667/5667 d -")
+
+
+def test_the_endgame_is_searched_by_alpha_beta_to_the_end():
+    """At most ENDGAME_PLIES plays left: alpha-beta (no rollouts), deep enough to see the game's end,
+    answering a legal move, the same one each time for a node limit."""
+    import threading
+
+    from engine.search import hari_search
+    from engine.strategies import Limits
+    from engine.strategies.search_strategy import SearchStrategy
+
+    game = game_from_position(ENDGAME)
+    assert hari_search.plays_left(game) <= hari_search.ENDGAME_PLIES
+
+    def once() -> tuple[str, object]:
+        infos: list = []
+        move = SearchStrategy().choose(game_from_position(ENDGAME), Limits(nodes=20000), threading.Event(),
+                                       infos.append, random.Random(2))
+        return str(move), infos[-1]
+
+    move, info = once()
+    assert info.rollouts is None and info.depth >= 3
+    assert str(game.check_move(game.parse_move(move))) == move
+    assert once()[0] == move
