@@ -110,8 +110,8 @@ ENDGAME = ("hari a0d0,g1j1,b3d3,e3g3,b5e5,a6c6,d6h6,b7d7,e7h7,a8e8,a9c9/f0j0,a1c
 
 
 def test_the_endgame_is_searched_by_alpha_beta_to_the_end():
-    """At most ENDGAME_PLIES plays left: alpha-beta (no rollouts), deep enough to see the game's end,
-    answering a legal move, the same one each time for a node limit."""
+    """At most ENDGAME_PLIES plays left: alpha-beta (no rollouts) several plies deep, answering a legal
+    move, the same one each time for a node limit."""
     import threading
 
     from engine.search import hari_search

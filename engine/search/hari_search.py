@@ -368,7 +368,8 @@ def choose_ab(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, 
     return _alpha_beta(game, ctx, lambda g, ply: hari_candidates(g, root=False), ctx.tm.depth_limit or 64)
 
 
-def _alpha_beta(game: Any, ctx: SearchContext, inner: Callable[[Any, int], Sequence[Move]], max_depth: int) -> tuple[Move, Info]:
+def _alpha_beta(game: Any, ctx: SearchContext, inner: Callable[[Any, int], Sequence[Move]],
+                max_depth: int) -> tuple[Move, Info]:
     """Iterative-deepening alpha-beta from the root's candidates, `inner(game, ply)` below it."""
     moves = hari_candidates(game, root=True)
     if len(moves) == 1:
