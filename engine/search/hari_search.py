@@ -68,12 +68,15 @@ PER_LENGTH = 10
 SLIDE_CANDIDATES = 24
 
 
+def _plays(game: Any, color: int) -> int:
+    """Plays `color` can still make at most: its pieces not shorter than its last play, one a turn."""
+    hand = game.hand(color)
+    return sum(hand[n] for n in game.playable_lengths(color))
+
+
 def moves_left(game: Any) -> int:
     """Plays the side to move still has (one piece a turn), for the clock."""
-    me = game.turn
-    low = game.min_length(me)
-    hand = game.hand(me)
-    return max(1, int(sum(hand[n] for n in LENGTHS if n >= low)))
+    return max(1, _plays(game, game.turn))
 
 
 def terminal_value(game: Any, color: int) -> float:
@@ -337,12 +340,8 @@ the search stops short of the end, and its leaves fall back on the packing race)
 
 
 def plays_left(game: Any) -> int:
-    """Plays both sides can still make at most (each play uses one piece that is not too short)."""
-    total = 0
-    for color in (0, 1):
-        hand = game.hand(color)
-        total += sum(hand[n] for n in game.playable_lengths(color))
-    return total
+    """Plays both sides can still make at most (the end game's depth, before the closing passes)."""
+    return _plays(game, 0) + _plays(game, 1)
 
 
 def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
