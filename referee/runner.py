@@ -7,6 +7,13 @@
 * Every finished record is appended to the store (fsync'ed in a worker thread
   so a slow disk does not stall the loop, which would distort running clocks)
   before the next game of that worker starts.
+* The records kept in memory (statistics, the live report) outlive the run: after
+  every game they are moved out of the garbage collector's sight (``gc.freeze``).
+  Otherwise full collections grow with the run, 25-45 ms over 1,000 games between
+  random engines, more with search engines' info lines, and a collection stops the
+  loop while another game's engine is thinking: its answer is read late and charged
+  to its clock (a FOUNDATIONS search lost on time at game 898 of 1,000, answered
+  after 80 ms by its own clock and read by the referee at 161 ms).
 * SPRT (matches only) is checked after every game; once decided, no new game
   starts and the games already running finish and are recorded.
 * Cancellation (Ctrl-C, SIGTERM) stops every worker; `close` then quits,
@@ -17,6 +24,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +41,14 @@ from .schedule import ScheduledGame
 from .stats import MatchStats, Sprt, engine_totals, side_names
 from .store import Store
 from .timecontrol import TimeControl
+
+
+def freeze_long_lived() -> None:
+    """Move what the run keeps (finished records, statistics) out of the collector's sight (module
+    docstring). The young generations are collected first (well under a millisecond), so that
+    only cycles already old enough to be kept are frozen with the records."""
+    gc.collect(1)
+    gc.freeze()
 
 
 class EnginePool:
@@ -198,6 +214,7 @@ class Runner:
         self._queue = self.pending()
         if self.plan.preflight and self._queue:
             await self._preflight()
+        freeze_long_lived()
         self._workers = [asyncio.create_task(self._worker()) for _ in range(max(1, self.plan.concurrency))]
         try:
             await asyncio.wait(self._workers)
@@ -300,6 +317,7 @@ class Runner:
         self.store.event(f"finished game {record.game_id}: {record.dark['name']} vs "
                          f"{record.light['name']} {record.result} ({record.termination}: {record.reason})")
         self.progress.game_finished(written)
+        freeze_long_lived()
         decision = self.tracker.sprt_decision()
         match = self.tracker.match
         if decision and match is not None and not self._stopping:

@@ -6,6 +6,7 @@ test can tell its own engine processes from anyone else's and prove none is left
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -148,6 +149,30 @@ def test_match_between_builtin_strategies(tmp_path, engine_dir, capsys):
     assert (out / "games.pgn").read_text().count("[Event ") == 4
     assert json.loads((out / "summary.json").read_text())["games_recorded"] == 4
     assert_no_engines_left(engine_dir)
+
+
+def test_each_finished_game_is_moved_out_of_the_collectors_sight(tmp_path, engine_dir, capsys, monkeypatch):
+    """Full collections over every record a long run keeps stall the loop while another game's engine
+    thinks, and its answer is read late (referee/runner.py): the run freezes what it keeps at its start
+    and after each finished game."""
+    frozen_after: list[int] = []
+    freeze = gc.freeze
+
+    def counting_freeze() -> None:
+        freeze()
+        frozen_after.append(gc.get_freeze_count())
+
+    monkeypatch.setattr(gc, "freeze", counting_freeze)
+    try:
+        argv = ["match", "--game", "foundations", *builtin("greedy", "greedy", engine_dir),
+                *builtin("random", "random", engine_dir), "-each", TC, "--games", "4", "--concurrency", "2",
+                "--out", str(tmp_path / "out")]
+        code, summary = run(argv, capsys)
+    finally:
+        gc.unfreeze()
+    assert code == 0 and summary["games_recorded"] == 4
+    assert len(frozen_after) == 1 + 4
+    assert min(frozen_after) > 0
 
 
 @pytest.mark.parametrize("game", ["foundations", "hari"])
