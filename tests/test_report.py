@@ -213,3 +213,27 @@ def test_parts_are_shared_between_plies() -> None:
     a = table.ids(["<a/>", "<b/>"])
     b = table.ids(["<b/>", "<c/>"])
     assert a == [0, 1] and b == [1, 2] and table.join(b) == "<b/><c/>"
+
+
+def test_replay_data_is_the_json_of_every_part_and_game_encoded_piece_by_piece(run_dir: Path) -> None:
+    """encode_data writes one json.dumps per part and per game (one call over a long run's report holds
+    the interpreter lock for ~90 ms beside the loop that times the engines): the text must be exactly
+    the one call's, with and without gzip."""
+    import base64
+    import gzip
+
+    from protocol.svg_replay import encode_data
+    from referee.report import builder_for
+
+    builder = builder_for(run_dir)
+    for record in _records(run_dir):
+        builder.add(record)
+    games = list(builder.games.values())
+    assert len(games) == 3
+    for chosen in (games, games[:1], []):
+        whole = json.dumps({"parts": builder.table.parts, "games": [g.to_json() for g in chosen]},
+                           separators=(",", ":"), ensure_ascii=False)
+        assert encode_data(builder.table, chosen, compress=False) == ("json", whole.replace("</", "<\\/"))
+        encoding, text = encode_data(builder.table, chosen, compress=True)
+        assert encoding == "gzip-base64"
+        assert gzip.decompress(base64.b64decode(text)).decode("utf-8") == whole
