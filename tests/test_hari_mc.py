@@ -93,16 +93,12 @@ def test_plays_left_bounds_the_plays_still_to_come():
     for _ in range(6):
         game = new_game("hari")
         history: list[int] = []
-        plies_after: list[int] = []
         while not game.is_over():
             history.append(plays_left(game))
-            plies_after.append(0)
             game.push(hari_mc.playout_move(game, rng))
-            for k in range(len(plies_after)):
-                plies_after[k] += 1
         assert plays_left(game) == 0
-        for bound, plies in zip(history, plies_after, strict=True):
-            assert plies <= bound + 2
+        for ply, bound in enumerate(history):
+            assert len(history) - ply <= bound + 2  # the plies played from there to the end
 
 
 ENDGAME = ("hari a0d0,g1j1,b3d3,e3g3,b5e5,a6c6,d6h6,b7d7,e7h7,a8e8,a9c9/f0j0,a1c1,d1f1,a2c2,e2h2,h3j3,a4c4,"
