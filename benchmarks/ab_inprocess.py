@@ -237,11 +237,11 @@ def main() -> None:
     p.add_argument("--pairs", type=int, default=20)
     p.add_argument("--ms", type=int, default=100)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--offset", type=int, default=0, help="first book opening used")
+    p.add_argument("--offset", type=int, default=0, help="first book opening (and seed) used: runs at different offsets play different games")
     args = p.parse_args()
     openings = book_openings(args.game)
-    jobs = [(args.game, args.a, args.b, openings[(args.offset + i) % len(openings)], args.ms, i)
-            for i in range(args.pairs)]
+    jobs = [(args.game, args.a, args.b, openings[(args.offset + i) % len(openings)], args.ms,
+             args.offset + i) for i in range(args.pairs)]
     t0 = time.monotonic()
     penta = [0] * 5
     score = 0.0
