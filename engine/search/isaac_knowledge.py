@@ -113,8 +113,9 @@ SCORING_POTENTIAL_SHARE = 0.45
 """Share of the remaining potential a player is expected to turn into points."""
 
 
-def scoring_eval(game: IsaacGame, snap: Snapshot | None = None) -> float:
-    """Score difference plus a share of the potential difference, for the side to move."""
+def scoring_eval(game: IsaacGame, snap: Snapshot | None = None, tempo: float = 0.0) -> float:
+    """Score difference plus a share of the potential difference, for the side to move;
+    plus `tempo` for moving first while both still remove (the search's SCORING_TEMPO)."""
     snap = snap or Snapshot(game)
     me = snap.turn
     opp = 1 - me
@@ -124,7 +125,7 @@ def scoring_eval(game: IsaacGame, snap: Snapshot | None = None) -> float:
     # Near 100 the potential matters more: one good removal ends the game.
     est_me = s_me + SCORING_POTENTIAL_SHARE * pot_me
     est_opp = s_opp + SCORING_POTENTIAL_SHARE * pot_opp
-    value = est_me - est_opp
+    value = est_me - est_opp + tempo
     if not pot_me and not pot_opp:
         return float(s_me - s_opp) * 4 + (2 if s_me == s_opp and _tiebreak_favours(game, me) else 0)
     # A side that is out can only watch: the other needs only to pass its score.
