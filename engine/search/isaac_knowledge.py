@@ -15,8 +15,9 @@ self-play on positions of the placement phase: the value placed predicted the
 result by far the best, while "room left for the long pieces in hand" and the
 potential predicted it hardly or even the wrong way round; a first evaluation
 built on them lost 26-74 to this one in self-play.  Inside the search,
-though, potential weighted 1.5 (not the fit's 0.3) plays better: a search
-that looks ahead turns crossings into points (isaac_search.SEARCH_W_POT).
+potential weighted 1.5 (not the fit's 0.3) played better (isaac_search.SEARCH_W_POT);
+the search now plays its placement leaves on to the scoring phase instead
+(isaac_search.placement_playout_value).
 The move ordering (MCTS priors) adds what a placement does to the lines it
 touches: its own value x the pieces on its line, plus the values of own pieces
 lying along the lines it crosses, minus the opponent's.
@@ -217,7 +218,7 @@ W_PIECES = 1.0
 W_POT = 0.3
 """Per point of potential, for the one-ply `heuristic` partner: crossings already made count, a little.
 
-`search` looks further and weighs potential more (isaac_search.SEARCH_W_POT)."""
+`search` plays its leaves on to the scoring phase instead (isaac_search.placement_playout_value)."""
 
 
 def placement_eval(game: IsaacGame, snap: Snapshot | None = None, w_pot: float = W_POT) -> float:

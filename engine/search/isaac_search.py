@@ -39,7 +39,11 @@ POINT_SCALE = 12.0
 PRIOR_SCALE = 3.0
 """Placement guess points per e-fold of prior probability."""
 SEARCH_W_POT = 1.5
-"""Weight of potential in the placement evaluation of the tree's leaves (the one-ply `heuristic` keeps 0.3).
+"""Weight of potential in `evaluate` on a placement position (the one-ply `heuristic` keeps 0.3).
+
+Until 451bb22 this valued the tree's placement leaves; those are now played on to the
+scoring phase (placement_playout_value), and `evaluate` on a placement position only
+values the `flatmc` partner's playouts cut short. The measurements that chose it:
 
 In-process, 200 games a setting from the shipped book at 100 ms against `heuristic`:
 weight 0 scored 69%, 0.3 (the old weight) 78.5%, 1.0 83.5%, 1.5 82%, 2.0 83%, 3.0 80%,
