@@ -8,9 +8,10 @@ few random placements) and judging the scoring phase's start: the scoring
 evaluation, with SCORING_TEMPO for the side that removes first. Who starts
 the scoring phase is decided by the parity of the pieces placed, which a
 static look at a placement position cannot see: in 1,000 games against
-`heuristic` the side that removed first won most positions the evaluation
-called level. Once the tree itself reaches the scoring phase the scoring
-evaluation takes over.
+`heuristic` (main 0eec628, book, st=0.1) the search won 95% of the games in
+which it removed first and 68% of the others (most of both within 10 points
+of level by the static evaluation there). Once the tree itself reaches the
+scoring phase the scoring evaluation takes over.
 
 Scoring (a handful of worthwhile removals each turn, a race to 100):
 iterative-deepening alpha-beta on the removal candidates (full score, blocks,
@@ -101,7 +102,8 @@ def playout_placement(game: IsaacGame, rng: random.Random) -> Move:
 
 def placement_playout_value(game: IsaacGame, rng: random.Random, ctx: SearchContext) -> float:
     """Win chance of the side to move: place on to the scoring phase's start (playout_placement
-    for both sides), then the search's evaluation there. The game is restored."""
+    for both sides), then the search's evaluation there (where it stands, if told to stop).
+    The game is restored."""
     me = game.turn
     pushed = 0
     try:
@@ -109,6 +111,8 @@ def placement_playout_value(game: IsaacGame, rng: random.Random, ctx: SearchCont
             game.push(playout_placement(game, rng))
             pushed += 1
             ctx.tm.nodes += 1
+            if ctx.tm.stopped():  # unwind at once: judged where it stands
+                break
         if game.is_over():
             return IsaacKnowledge().terminal_value(game, me)
         p = logistic(search_evaluate(game) / POINT_SCALE)
