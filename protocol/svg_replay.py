@@ -129,10 +129,8 @@ def encode_data(table: PartTable, games: list[ReplayGame], compress: bool) -> tu
     def dumps(value: object) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
-    pieces = ['{"parts":[', ",".join(dumps(part) for part in table.parts), '],"games":[']
-    for i, game in enumerate(games):
-        pieces.append(("," if i else "") + dumps(game.to_json()))
-    pieces.append("]}")
+    pieces = ['{"parts":[', ",".join(dumps(part) for part in table.parts), '],"games":[',
+              ",".join(dumps(game.to_json()) for game in games), "]}"]
     if not compress:
         return "json", "".join(pieces).replace("</", "<\\/")
     packed = gzip.compress(b"".join(piece.encode("utf-8") for piece in pieces), compresslevel=6, mtime=0)
