@@ -107,14 +107,12 @@ def placement_playout_value(game: IsaacGame, rng: random.Random, ctx: SearchCont
     me = game.turn
     pushed = 0
     try:
-        while game.phase is Phase.PLACE and not game.is_over():
+        while game.phase is Phase.PLACE:  # the placement phase never ends the game
             game.push(playout_placement(game, rng))
             pushed += 1
             ctx.tm.nodes += 1
             if ctx.tm.stopped():  # unwind at once: judged where it stands
                 break
-        if game.is_over():
-            return IsaacKnowledge().terminal_value(game, me)
         p = logistic(search_evaluate(game) / POINT_SCALE)
         return p if game.turn == me else 1.0 - p
     finally:
