@@ -34,7 +34,13 @@ from .space import NEIGHBOURS, dead_cells
 PLAYOUT_PLIES = 40
 PRIOR_TEMPERATURE = 1.0
 MARGIN_SCALE = 8.0
-WDL_WEIGHT = 0.7
+WDL_WEIGHT = 0.95
+"""Share of win/draw/loss in a game end's value (the rest: the hand-value margin). Wins are
+what a match counts, and most games between good players end with both hands empty, decided
+by the tiebreak at margin 0: in-process against flatmc (100 ms, book, 400 games each) 0.95
+scored 85.4% and 1.0 84.3%, against 82.9% for 0.7 and 79.8% (200) for 0.5."""
+PARTNER_WDL_WEIGHT = 0.7
+"""The `flatmc` sparring partner's share (engine.strategies.flat_mc), kept as it was measured."""
 
 
 def moves_left(game: Any) -> int:
@@ -42,13 +48,15 @@ def moves_left(game: Any) -> int:
     return max(1, int(round(0.8 * sum(game.hand(game.turn)))) + 1)
 
 
-def terminal_value(game: Any, color: int) -> float:
-    """1/0.5/0 blended with the hand-value margin, for `color` (the search's value of a game end)."""
+def terminal_value(game: Any, color: int, wdl_weight: float | None = None) -> float:
+    """1/0.5/0 blended with the hand-value margin, for `color` (the search's value of a game end;
+    `wdl_weight` defaults to WDL_WEIGHT)."""
+    share = WDL_WEIGHT if wdl_weight is None else wdl_weight
     result = game.result()
     scores = result.scores
     margin = scores[1 - color] - scores[color]  # lower hand value is better
     wdl = 0.5 if result.winner is None else (1.0 if result.winner == color else 0.0)
-    return WDL_WEIGHT * wdl + (1 - WDL_WEIGHT) * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
+    return share * wdl + (1 - share) * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
 
 
 REFINED = 16

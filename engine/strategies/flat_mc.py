@@ -72,7 +72,7 @@ def _hari_value(game: Any, color: int) -> float:
 def _foundations_value(game: Any, color: int) -> float:
     from engine.search import foundations_search as F
     if game.is_over():
-        return F.terminal_value(game, color)
+        return F.terminal_value(game, color, F.PARTNER_WDL_WEIGHT)
     return float(F.static_value(game, color))
 
 
