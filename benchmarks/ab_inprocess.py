@@ -4,7 +4,8 @@
 
 Both players run in one process (one core per game pair, `--jobs` pairs at a
 time), each given `go movetime MS` worth of Limits, from the shipped balanced
-book (each opening once per colour). No protocol, no referee, no time
+book (each opening once per colour) or, with `--openings startpos`, from the
+start position (the seeds vary the games). No protocol, no referee, no time
 forfeits: this screens ideas quickly; claims are made with `isaac-referee match
 --sprt` (benchmarks/strength.py), never with this.
 
@@ -204,7 +205,7 @@ def _chooser(name: str) -> Chooser:
 
 
 def play_pair(job: tuple[str, str, str, list[str], int, int]) -> tuple[float, float]:
-    """Two games of one opening, A first then B first: A's points in each."""
+    """Two games of one opening, A as Dark then as Light: A's points in each."""
     game_name, a, b, opening, ms, seed = job
     players = {"A": chooser(a), "B": chooser(b)}
     points = []
@@ -238,24 +239,30 @@ def main() -> None:
     p.add_argument("--ms", type=int, default=100)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--offset", type=int, default=0, help="first book opening (and seed) used: runs at different offsets play different games")
+    p.add_argument("--openings", choices=("book", "startpos"), default="book",
+                   help="the shipped book, or every game from the start position (the players' seeds vary the games)")
     args = p.parse_args()
-    openings = book_openings(args.game)
+    openings = book_openings(args.game) if args.openings == "book" else [[]]
     jobs = [(args.game, args.a, args.b, openings[(args.offset + i) % len(openings)], args.ms,
              args.offset + i) for i in range(args.pairs)]
     t0 = time.monotonic()
     penta = [0] * 5
     score = 0.0
+    by_colour = [0.0, 0.0]
     with Pool(args.jobs) as pool:
         for first, second in pool.imap_unordered(play_pair, jobs):
             penta[int(round((first + second) * 2))] += 1
             score += first + second
+            by_colour[0] += first
+            by_colour[1] += second
     n = 2 * args.pairs
     mean = score / n
     values = [0.0, 0.25, 0.5, 0.75, 1.0]
     var = sum(c * (v - mean) ** 2 for v, c in zip(values, penta, strict=True)) / args.pairs
     half = 1.96 * math.sqrt(var / args.pairs)
     print(f"{args.game} {args.a} vs {args.b} at {args.ms} ms: {score:g}/{n} = {100 * mean:.1f}% "
-          f"+- {100 * half:.1f} penta {penta} ({time.monotonic() - t0:.0f} s)")
+          f"+- {100 * half:.1f} penta {penta}; A as Dark {100 * by_colour[0] / args.pairs:.1f}%, "
+          f"as Light {100 * by_colour[1] / args.pairs:.1f}% ({time.monotonic() - t0:.0f} s)")
 
 
 if __name__ == "__main__":
