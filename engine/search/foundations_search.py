@@ -128,7 +128,9 @@ def _refine(game: Any, entries: list[list[Any]], free_by_level: dict[int, int]) 
 
 
 DEVIATE = 0.2
-"""Share of playout moves that play some other allowed length than the shortest."""
+"""Share of playout moves that play some other allowed length than the shortest. In-process
+against 0.2 (100 ms, book, 400 games each, --offset 14000): 0.1 scored 53.1% (+-4.4), 0.35 42.0%
+(+-4.1)."""
 PLAYOUT_SAMPLE = 2
 """Placements drawn per playout move; the snuggest is played."""
 PARTNER_SAMPLE = 12
