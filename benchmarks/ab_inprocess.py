@@ -247,14 +247,13 @@ def main() -> None:
              args.offset + i) for i in range(args.pairs)]
     t0 = time.monotonic()
     penta = [0] * 5
-    score = 0.0
-    by_colour = [0.0, 0.0]
+    by_colour = [0.0, 0.0]  # A's points as Dark, as Light
     with Pool(args.jobs) as pool:
         for first, second in pool.imap_unordered(play_pair, jobs):
             penta[int(round((first + second) * 2))] += 1
-            score += first + second
             by_colour[0] += first
             by_colour[1] += second
+    score = sum(by_colour)
     n = 2 * args.pairs
     mean = score / n
     values = [0.0, 0.25, 0.5, 0.75, 1.0]
