@@ -8,8 +8,8 @@ import threading
 import pytest
 
 from engine.strategies import STRATEGY_NAMES, Limits, make_strategy
-from protocol import new_game
-from protocol.moves import HariMove
+from protocol import game_from_position, new_game
+from protocol.moves import PASS, HariMove
 
 
 def _choose(name: str, game, limits: Limits, seed: int = 1):
@@ -73,3 +73,17 @@ def test_flatmc_values_a_foundations_end_as_measured_whatever_the_search_weighs(
     assert [foundations_search.terminal_value(game, color) for color in (0, 1)] != searched
     winner = game.result().winner
     assert partner[winner] > 0.7 > partner[1 - winner]  # 70% on the result, 30% on the margin
+
+
+FORCED_PASS = {
+    "hari": "hari c0c2,b3h3,g6g8/e0i0,d8f8,g9i9 333444455566/333444455667 d -",
+}
+"""Positions whose side to move has no playable piece (Dark played its 7: its shorter pieces are dead)."""
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGY_NAMES))
+@pytest.mark.parametrize("game_name", sorted(FORCED_PASS))
+def test_every_strategy_passes_when_it_must(game_name, name):
+    game = game_from_position(FORCED_PASS[game_name])
+    assert list(game.legal_moves()) == [PASS]
+    assert _choose(name, game, Limits(movetime=50, move_overhead=0)) == PASS

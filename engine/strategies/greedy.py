@@ -34,7 +34,7 @@ from protocol.game import Game
 from protocol.hari import HariGame, SlideSet
 from protocol.isaac import IsaacGame
 from protocol.messages import Info
-from protocol.moves import HariMove, Move, Place, Remove
+from protocol.moves import PASS, HariMove, Move, Place, Remove
 
 from .base import Limits
 
@@ -109,7 +109,10 @@ def _best_by_key(game: Game, key: Callable[[Move], Key], stop: threading.Event,
 def _hari_move(game: Game, stop: threading.Event, rng: random.Random) -> tuple[Move, int]:
     """(move, slide sets examined) for HARI, using the game's slide-set API (no full move list)."""
     assert isinstance(game, HariGame)
-    top = max(VALUE[n] for n in game.playable_lengths(game.turn))
+    playable = game.playable_lengths(game.turn)
+    if not playable:  # nothing left that may be played (a longer piece was played): the rules' pass
+        return PASS, 0
+    top = max(VALUE[n] for n in playable)
     best: _Option | None = None
     examined = 0
     for slide_set in game.slide_sets():
