@@ -48,14 +48,12 @@ from .board import (
     segments_from_starts,
 )
 from .errors import GameOverError, IllegalMoveError
+from .foundations_scratch import MAX_LEVEL, FoundationsScratch
 from .game import Game, uniform_index
 from .moves import PASS, Move, Pass, Place
 from .position import PieceEntry, PositionRecord, check_passes, check_turn_order
 from .state import GameEnd, Outcome, Piece
 
-MAX_LEVEL = 8
-"""Highest reachable level: a level-k piece needs two own pieces on every level
-below it, and 2 * 7 + 1 = 15 pieces is a whole set."""
 _SLOTS = MAX_LEVEL + 2  # levels 1..MAX_LEVEL, plus one always-empty level above
 
 
@@ -251,6 +249,11 @@ class FoundationsGame(Game):
         g._top = self._top
         g._stack = []
         return g
+
+    def scratch(self) -> FoundationsScratch:
+        """A throwaway forward-only copy for playouts (protocol.foundations_scratch)."""
+        return FoundationsScratch(self._turn, self._passes, self._hand, self._occ, self._own,
+                                  self._pieces, self._level, self._minlen, self._top, SAME)
 
     # -- state --------------------------------------------------------------
     @property
