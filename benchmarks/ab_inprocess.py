@@ -9,7 +9,8 @@ start position (the seeds vary the games). No protocol, no referee, no time
 forfeits: this screens ideas quickly; claims are made with `isaac-referee match
 --sprt` (benchmarks/strength.py), never with this.
 
-Players: any engine Strategy name (search, heuristic, flatmc, greedy, random);
+Players: any engine Strategy name (search, heuristic, flatmc, greedy, random;
+`search+book` also answers from the engine's own opening book, as the engine does by default);
 `mcts` and `ab` (HARI: ffbb6c3's and 359c964's searches, kept in engine.search.hari_search
 as choose_mcts and choose_ab); `mcts+` (ffbb6c3's MCTS with hari_mc's playouts);
 `plainmc` (a plain flat Monte-Carlo player: up to 40 sampled legal moves, uniformly
@@ -196,11 +197,12 @@ def _chooser(name: str) -> Chooser:
             tm = TimeManager(Limits(movetime=ms, move_overhead=0), threading.Event(), moves_left=20)
             return searcher(game, SearchContext(tm, None), rng)[0]
         return baseline
-    strategy = make_strategy(name)
+    own_book = name.endswith("+book")
+    strategy = make_strategy(name.removesuffix("+book"))
 
     def run(game: Any, ms: int, rng: random.Random) -> Any:
-        return strategy.choose(game.copy(), Limits(movetime=ms, move_overhead=0), threading.Event(),
-                               lambda info: None, rng)
+        return strategy.choose(game.copy(), Limits(movetime=ms, move_overhead=0, own_book=own_book),
+                               threading.Event(), lambda info: None, rng)
     return run
 
 

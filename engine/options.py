@@ -19,6 +19,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("Strategy", "combo", "search", vars=["search", "heuristic", "flatmc", "greedy", "random"]),
     OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
     OptionSpec("MoveOverhead", "spin", "15", min=0, max=5000),
+    OptionSpec("OwnBook", "check", "true"),
 )
 """Every option, in the order `uci` lists them."""
 
@@ -47,6 +48,12 @@ class Options:
         """The value of a spin option (its spec guarantees an int)."""
         value = self.values[name]
         assert isinstance(value, int) and not isinstance(value, bool), f"option {name} is not a spin option"
+        return value
+
+    def flag(self, name: str) -> bool:
+        """The value of a check option (its spec guarantees a bool)."""
+        value = self.values[name]
+        assert isinstance(value, bool), f"option {name} is not a check option"
         return value
 
     def lines(self) -> list[str]:

@@ -88,7 +88,7 @@ class Session:
         time_left, increment = go.clock(self.game.turn)
         return Limits(time_left=time_left, increment=increment, movestogo=go.movestogo,
                       movetime=go.movetime, depth=go.depth, nodes=go.nodes, infinite=go.infinite,
-                      move_overhead=self.options.number("MoveOverhead"))
+                      move_overhead=self.options.number("MoveOverhead"), own_book=self.options.flag("OwnBook"))
 
     def _reset_position(self) -> None:
         self._game, self._fen, self._moves = None, None, []

@@ -28,6 +28,7 @@ class Limits:
     infinite: bool = False
     move_overhead: int = 15           # MoveOverhead option, ms
     started: float | None = None      # time.monotonic() when `go` arrived (the move's clock starts there)
+    own_book: bool = False            # OwnBook option: `search` may answer from engine/books (the engine sets it)
 
 
 class Strategy(Protocol):

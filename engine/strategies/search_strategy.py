@@ -25,6 +25,13 @@ class SearchStrategy:
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
                report: Callable[[Info], None], rng: random.Random) -> Move:
         started = time.monotonic()  # the clock runs from the arrival of `go` (limits.started) if known, else from here
+        if limits.own_book and not limits.infinite:
+            from engine.opening_book import book_move
+
+            move = book_move(game)
+            if move is not None:
+                report(Info(pv=[str(move)], string="book move"))
+                return move
         from engine.search.driver import search  # heavy imports only when searching
 
         return search(game, limits, stop, report, rng, started=started)
@@ -36,6 +43,9 @@ class SearchStrategy:
         prepared: set[str] = getattr(self, "_prepared", set())
         if game.name in prepared or game.is_over():
             return
+        from engine.opening_book import load_book
+
+        load_book(game.name)
         search(game.copy(), Limits(nodes=WARM_UP_NODES), threading.Event(), None, random.Random(0))
         prepared.add(game.name)
         self._prepared = prepared
