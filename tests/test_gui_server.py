@@ -99,7 +99,7 @@ def test_engines_end_when_the_server_stops(server):
 
 def test_stop_makes_the_engine_move_now(server):
     client = Client(server.ws_url)
-    client.send(t="new", game="foundations", dark="search", light="human", tc="nodes=100000000")  # minutes
+    client.send(t="new", game="isaac", dark="search", light="human", tc="nodes=100000000")  # minutes (not FOUNDATIONS: its start is in the book)
     thinking = client.expect("thinking")
     assert thinking["engine"] == "search" and thinking["side"] == "d"
     end = time.monotonic() + 1.5                # longer than a search without limits takes
