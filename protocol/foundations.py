@@ -31,13 +31,10 @@ from .board import (
     COLOR_NAME,
     DARK,
     H_SEG,
-    H_START,
     LENGTHS,
     LIGHT,
-    SEGMENTS,
     SET_COUNTS,
     V_SEG,
-    V_START,
     Segment,
     cell_name,
     count_placements,
@@ -48,7 +45,8 @@ from .board import (
     segments_from_starts,
 )
 from .errors import GameOverError, IllegalMoveError
-from .foundations_scratch import MAX_LEVEL, FoundationsScratch
+from .foundations_bits import MAX_LEVEL, upper_starts
+from .foundations_scratch import FoundationsScratch
 from .game import Game, uniform_index
 from .moves import PASS, Move, Pass, Place
 from .position import PieceEntry, PositionRecord, check_passes, check_turn_order
@@ -57,24 +55,6 @@ from .state import GameEnd, Outcome, Piece
 _SLOTS = MAX_LEVEL + 2  # levels 1..MAX_LEVEL, plus one always-empty level above
 
 
-def _same_piece_starts() -> list[list[int]]:
-    """SAME[segment.index][n]: start cells of length-n runs with both ends on that segment.
-
-    A placement whose ends both rest on one piece is illegal; these masks let
-    the generator remove such starts with one AND per supporting piece.
-    """
-    table = []
-    for seg in SEGMENTS:
-        step = 1 if seg.horizontal else 10
-        row = [0] * 8
-        for n in LENGTHS:
-            if n <= seg.length:
-                row[n] = seg.mask & (seg.mask >> (step * (n - 1)))
-        table.append(row)
-    return table
-
-
-SAME = _same_piece_starts()
 
 
 def _ordinal(n: int) -> str:
@@ -253,7 +233,7 @@ class FoundationsGame(Game):
     def scratch(self) -> FoundationsScratch:
         """A throwaway forward-only copy for playouts (protocol.foundations_scratch)."""
         return FoundationsScratch(self._turn, self._passes, self._hand, self._occ, self._own,
-                                  self._pieces, self._level, self._minlen, self._top, SAME)
+                                  self._pieces, self._level, self._minlen, self._top)
 
     # -- state --------------------------------------------------------------
     @property
@@ -337,26 +317,7 @@ class FoundationsGame(Game):
 
     def _upper_starts(self, color: int, level: int, n: int, free: int) -> tuple[int, int]:
         """Start bitboards (horizontal, vertical) of legal length-n placements on level >= 2."""
-        ends = free & self._own[color][level - 1]
-        d = n - 1
-        h = ends & (ends >> d) & H_START[n]
-        v = ends & (ends >> (10 * d)) & V_START[n]
-        if not (h or v):
-            return 0, 0
-        for j in range(1, d):
-            h &= free >> j
-            v &= free >> (10 * j)
-        if h or v:
-            same_h = same_v = 0
-            for s in self._pieces[color][level - 1]:
-                if s.length >= n:
-                    if s.horizontal:
-                        same_h |= SAME[s.index][n]
-                    else:
-                        same_v |= SAME[s.index][n]
-            h &= ~same_h
-            v &= ~same_v
-        return h, v
+        return upper_starts(self._own[color][level - 1], self._pieces[color][level - 1], n, free)
 
     def _buildable(self, color: int, level: int) -> bool:
         """Whether `level` exists and `color` could build on it at all: level 1, or two own

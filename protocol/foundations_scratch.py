@@ -7,19 +7,15 @@ the two questions a playout asks (the shortest length that fits, and every
 length that fits on that level) in one call each, takes placements as
 (segment, level) with no undo, and is thrown away at the end.
 
-The generation is FoundationsGame's (same tables, same order of lengths and
-start cells); tests/test_foundations_scratch.py plays games on both and checks
+The generation is FoundationsGame's (protocol.foundations_bits, the same order
+of lengths and start cells); tests/test_foundations_scratch.py plays games on both and checks
 that they agree ply by ply.
 """
 
 from __future__ import annotations
 
 from .board import ALL_CELLS, DARK, H_START, LENGTHS, LIGHT, V_START, VALUE, Segment
-
-MAX_LEVEL = 8
-"""FOUNDATIONS' highest reachable level: a level-k piece needs two own pieces on every level
-below it, and 2 * 7 + 1 = 15 pieces is a whole set. (Defined here, imported by
-protocol.foundations, so that this module needs nothing from it.)"""
+from .foundations_bits import MAX_LEVEL, upper_starts
 
 Group = tuple[int, int, int]
 """(length, horizontal start cells, vertical start cells) of one length's placements."""
@@ -28,13 +24,12 @@ Group = tuple[int, int, int]
 class FoundationsScratch:
     """A throwaway FOUNDATIONS position: copied from a game, played forward only."""
 
-    __slots__ = ("turn", "passed", "hand", "occ", "own", "pieces", "level", "minlen", "top", "same")
+    __slots__ = ("turn", "passed", "hand", "occ", "own", "pieces", "level", "minlen", "top")
 
     def __init__(self, turn: int, passed: tuple[int, ...], hand: list[list[int]], occ: list[int],
                  own: list[list[int]], pieces: list[list[list[Segment]]], level: list[int],
-                 minlen: list[int], top: int, same: list[list[int]]) -> None:
-        """Copies of FoundationsGame's state (FoundationsGame.scratch() builds one); `same` is
-        protocol.foundations.SAME, the starts whose both ends rest on one given piece."""
+                 minlen: list[int], top: int) -> None:
+        """Copies of FoundationsGame's state (FoundationsGame.scratch() builds one)."""
         self.turn = turn
         self.passed = list(passed)
         self.hand = [list(hand[DARK]), list(hand[LIGHT])]
@@ -44,7 +39,6 @@ class FoundationsScratch:
         self.level = list(level)
         self.minlen = list(minlen)
         self.top = top
-        self.same = same
 
     def is_over(self) -> bool:
         return len(self.passed) == 2
@@ -56,27 +50,6 @@ class FoundationsScratch:
         for j in range(level + 1, self.top + 1):
             blocked |= occ[j]
         return ALL_CELLS & ~blocked
-
-    def _upper(self, color: int, level: int, n: int, free: int) -> tuple[int, int]:
-        """Start cells of `color`'s legal length-n placements on a level >= 2 (as FoundationsGame)."""
-        ends = free & self.own[color][level - 1]
-        d = n - 1
-        h = ends & (ends >> d) & H_START[n]
-        v = ends & (ends >> (10 * d)) & V_START[n]
-        if not (h or v):
-            return 0, 0
-        for j in range(1, d):
-            h &= free >> j
-            v &= free >> (10 * j)
-        if h or v:
-            same = self.same
-            for s in self.pieces[color][level - 1]:
-                if s.length >= n:
-                    if s.horizontal:
-                        h &= ~same[s.index][n]
-                    else:
-                        v &= ~same[s.index][n]
-        return h, v
 
     def shortest(self) -> tuple[int, int, int, int] | None:
         """(level, length, horizontal starts, vertical starts) of the mover's shortest legal
@@ -115,7 +88,7 @@ class FoundationsScratch:
             else:
                 for n in LENGTHS:
                     if n >= minimum and hand[n]:
-                        hs, vs = self._upper(color, lv, n, free)
+                        hs, vs = upper_starts(self.own[color][lv - 1], pieces[lv - 1], n, free)
                         if hs or vs:
                             return lv, n, hs, vs
             minimum = 0
@@ -139,7 +112,7 @@ class FoundationsScratch:
                     h &= H_START[m]
                     v &= V_START[m]
                 else:
-                    h, v = self._upper(color, level, m, free)
+                    h, v = upper_starts(self.own[color][level - 1], self.pieces[color][level - 1], m, free)
                 if h or v:
                     out.append((m, h, v))
         return out

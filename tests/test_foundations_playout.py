@@ -116,7 +116,7 @@ def test_fast_playouts_play_only_legal_moves_to_the_end(deviate):
         template = game.scratch()
         scratch = _RecordingScratch(template.turn, tuple(template.passed), template.hand, template.occ,
                                     template.own, template.pieces, template.level, template.minlen,
-                                    template.top, template.same)
+                                    template.top)
         scratch.record = []
         played = play_out(scratch, rng, 200, _NeverStop(), deviate, 2)
         assert played == len(scratch.record)
