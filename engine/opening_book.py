@@ -7,6 +7,12 @@ put short pieces first), and the one a long search can afford to get right once,
 offline. Each shipped book holds the start position and the replies to every
 first move of length 3 or 4 (SPEC 9.3, OwnBook), searched by `search` itself.
 
+Longer searches are not always better, so every extension is tested: the book's own
+second move too (284 more positions, same searches) lost its SPRT [0, 30] from the start
+position against this book, H0 after 79 games, -104 Elo (-190, -29): in the line
+j0j3 a3a6 the 200,000-node h0h3 scored 19.5 of 40 as Dark where the 100 ms a0d0 scored
+30.5 of 39. It was not kept (branch s26book2).
+
 A book is a text file per game in engine/books/, one entry a line:
 
     <move> <position string>  # nodes <n> cp <score>
