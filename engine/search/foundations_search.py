@@ -190,8 +190,8 @@ class FoundationsKnowledge(PlayoutKnowledge):
         return move
 
     def leaf_value(self, game: Any, rng: random.Random, ctx: SearchContext) -> float:
-        """PlayoutKnowledge.leaf_value's playout (this playout_move's policy and draws), played
-        on a scratch copy by foundations_playout: about twice as fast."""
+        """PlayoutKnowledge.leaf_value's playout (this module's playout_move policy), played on
+        a scratch copy by foundations_playout: a playout takes about 106 us instead of 165."""
         me = game.turn
         if game.is_over():
             return terminal_value(game, me)
