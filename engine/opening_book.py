@@ -100,7 +100,8 @@ def load_book(game_name: str) -> dict[str, str]:
 def book_move(game: Game) -> Move | None:
     """The book's move for this position, or None (no book, the position is not in it, or
     its move does not parse or is not legal there: the search then decides)."""
-    text = load_book(game.name).get(game.position())
+    book = load_book(game.name)
+    text = book.get(game.position()) if book else None  # no position string for a game without a book
     if text is None:
         return None
     try:
