@@ -85,3 +85,13 @@ def test_the_engine_plays_the_book_move_and_searches_when_ownbook_is_off():
         lines = _first_move(client, "setoption name OwnBook value false")
         assert not any("book move" in line for line in lines)
         assert any(" nodes " in line for line in lines)  # it searched
+
+
+def test_build_writes_a_checked_book_of_every_book_position(monkeypatch, tmp_path):
+    monkeypatch.setattr(opening_book, "REPLY_LENGTHS", (7,))  # a small book: replies to a first 7
+    out = tmp_path / "foundations.txt"
+    count = opening_book.build("foundations", nodes=30, jobs=1, out=out)
+    text = out.read_text(encoding="utf-8")
+    assert count == len(book_positions("foundations")) == check_book(text, "foundations") == 81
+    assert set(read_book(text)) == set(book_positions("foundations"))
+    assert text.startswith("# foundations opening book: python -m engine.opening_book")
