@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 import sys
 import threading
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -53,16 +54,18 @@ class BookError(ValueError):
     """A line of a book file that cannot be used; its text says which line and why."""
 
 
+def _lines(text: str) -> Iterator[tuple[int, str, str]]:
+    """(line number, move text, position text) of each entry of a book file."""
+    for number, raw in enumerate(text.splitlines(), 1):
+        move_text, _, position = raw.split("#", 1)[0].strip().partition(" ")
+        if move_text:
+            yield number, move_text, position.strip()
+
+
 def read_book(text: str) -> dict[str, str]:
     """{position string: move text} of a book file's lines, unchecked (loading stays
     well under a millisecond; book_move checks the move it uses)."""
-    entries: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        move_text, _, position = line.partition(" ")
-        if position:
-            entries[position.strip()] = move_text
-    return entries
+    return {position: move_text for _, move_text, position in _lines(text) if position}
 
 
 def check_book(text: str, game_name: str, source: str = "book") -> int:
@@ -70,12 +73,7 @@ def check_book(text: str, game_name: str, source: str = "book") -> int:
     The number of entries; raises BookError naming the first bad line."""
     cls = game_class(game_name)
     count = 0
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        move_text, _, position = line.partition(" ")
-        position = position.strip()
+    for number, move_text, position in _lines(text):
         try:
             game = cls.from_position(position)
             game.check_move(game.parse_move(move_text))

@@ -45,7 +45,7 @@ from .board import (
     segments_from_starts,
 )
 from .errors import GameOverError, IllegalMoveError
-from .foundations_bits import MAX_LEVEL, upper_starts
+from .foundations_bits import MAX_LEVEL, deciding_level, upper_starts
 from .foundations_scratch import FoundationsScratch
 from .game import Game, uniform_index
 from .moves import PASS, Move, Pass, Place
@@ -293,13 +293,13 @@ class FoundationsGame(Game):
         if dark != light:
             winner = DARK if dark < light else LIGHT
             return Outcome(winner, end, scores, f"lower value in hand ({min(scores)} vs {max(scores)})")
-        for k in range(self._top, 0, -1):
-            pd, pl = self.level_points(DARK, k), self.level_points(LIGHT, k)
-            if pd != pl:
-                winner = DARK if pd < pl else LIGHT
-                return Outcome(winner, end, scores, f"equal hands ({dark} each); fewer points on "
-                               f"level {k} ({min(pd, pl)} vs {max(pd, pl)})")
-        return Outcome(None, end, scores, "draw: hands and every level equal")
+        decided = deciding_level(self._pieces, self._top)
+        if decided is None:
+            return Outcome(None, end, scores, "draw: hands and every level equal")
+        k, pd, pl = decided
+        winner = DARK if pd < pl else LIGHT
+        return Outcome(winner, end, scores, f"equal hands ({dark} each); fewer points on "
+                       f"level {k} ({min(pd, pl)} vs {max(pd, pl)})")
 
     # -- move generation ----------------------------------------------------
     def free_cells(self, level: int) -> int:

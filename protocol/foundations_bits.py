@@ -58,3 +58,15 @@ def upper_starts(own_below: int, pieces_below: Sequence[Segment], n: int, free: 
                 else:
                     v &= ~SAME[s.index][n]
     return h, v
+
+
+def deciding_level(pieces: Sequence[Sequence[Sequence[Segment]]], top: int) -> tuple[int, int, int] | None:
+    """The tiebreak of equal hands (SPEC ruling 5): the highest level whose points differ, as
+    (level, Dark's points, Light's points); None when every level is equal (a draw).
+    `pieces[colour][level]` lists each player's pieces by level, up to `top`."""
+    for k in range(top, 0, -1):
+        dark = sum(s.value for s in pieces[0][k])
+        light = sum(s.value for s in pieces[1][k])
+        if dark != light:
+            return k, dark, light
+    return None

@@ -14,8 +14,8 @@ and checks that they agree ply by ply.
 
 from __future__ import annotations
 
-from .board import ALL_CELLS, DARK, H_START, LENGTHS, LIGHT, V_START, VALUE, Segment
-from .foundations_bits import MAX_LEVEL, upper_starts
+from .board import ALL_CELLS, DARK, H_START, LENGTHS, LIGHT, V_START, Segment, hand_value, placement_starts
+from .foundations_bits import MAX_LEVEL, deciding_level, upper_starts
 
 Group = tuple[int, int, int]
 """(length, horizontal start cells, vertical start cells) of one length's placements."""
@@ -105,12 +105,7 @@ class FoundationsScratch:
         for m in LENGTHS:
             if m >= n and hand[m]:
                 if level == 1:
-                    h = v = free
-                    for k in range(1, m):
-                        h &= free >> k
-                        v &= free >> (10 * k)
-                    h &= H_START[m]
-                    v &= V_START[m]
+                    h, v = placement_starts(free, m)
                 else:
                     h, v = upper_starts(self.own[color][level - 1], self.pieces[color][level - 1], m, free)
                 if h or v:
@@ -138,8 +133,7 @@ class FoundationsScratch:
         self.turn = 1 - self.turn
 
     def hand_value(self, color: int) -> int:
-        hand = self.hand[color]
-        return sum(VALUE[n] * hand[n] for n in LENGTHS)
+        return hand_value(self.hand[color])
 
     def winner(self) -> int | None:
         """Who wins if the game ends here (SPEC: lower value in hand, then fewer points level by
@@ -147,9 +141,7 @@ class FoundationsScratch:
         dark, light = self.hand_value(DARK), self.hand_value(LIGHT)
         if dark != light:
             return DARK if dark < light else LIGHT
-        for k in range(self.top, 0, -1):
-            pd = sum(s.value for s in self.pieces[DARK][k])
-            pl = sum(s.value for s in self.pieces[LIGHT][k])
-            if pd != pl:
-                return DARK if pd < pl else LIGHT
-        return None
+        decided = deciding_level(self.pieces, self.top)
+        if decided is None:
+            return None
+        return DARK if decided[1] < decided[2] else LIGHT

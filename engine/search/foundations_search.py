@@ -200,7 +200,7 @@ class FoundationsKnowledge(PlayoutKnowledge):
         if scratch.is_over():
             scores = scratch.hand_value(0), scratch.hand_value(1)
             return end_value(scratch.winner(), scores, me)
-        return logistic((scratch.hand_value(1 - me) - scratch.hand_value(me)) / MARGIN_SCALE)
+        return margin_value(scratch.hand_value(me), scratch.hand_value(1 - me))
 
     def static_value(self, game: Any, color: int) -> float:
         return static_value(game, color)
@@ -208,8 +208,12 @@ class FoundationsKnowledge(PlayoutKnowledge):
 
 def static_value(game: Any, color: int) -> float:
     """Win chance for `color` from the hand values alone (used when a playout is cut short)."""
-    margin = hand_value(game.hand(1 - color)) - hand_value(game.hand(color))
-    return logistic(margin / MARGIN_SCALE)
+    return margin_value(hand_value(game.hand(color)), hand_value(game.hand(1 - color)))
+
+
+def margin_value(mine: int, theirs: int) -> float:
+    """Win chance from the two hand values (lower is better), for static_value and the fast playout."""
+    return logistic((theirs - mine) / MARGIN_SCALE)
 
 
 def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
