@@ -285,6 +285,16 @@ class IsaacGame(Game):
         g._stack = []
         return g
 
+    def scoring_key(self) -> tuple[int, int, int, int, int, int, tuple[int, ...]]:
+        """A hashable key for a transposition table over one scoring phase.
+
+        Exact among positions reached by removals and passes from one scoring-phase
+        position: pieces only leave the board there, and they never overlap, so the
+        occupied cells name the pieces still on it (the hands are fixed, the counters
+        follow the scores). Not a key across different scoring phases."""
+        return (self._occ, self._scores[0], self._scores[1], self._removed_max[0] * 8 + self._removed_max[1],
+                self._turn, int(self._scoring), self._passes)
+
     # -- state --------------------------------------------------------------
     @property
     def turn(self) -> int:

@@ -120,7 +120,12 @@ def test_movetime_is_respected(position):
     assert seconds * 1000 < 150 + 60  # wall clock, with room for a busy test machine
 
 
-@pytest.mark.parametrize("position", [STARTS["isaac"], MIDGAMES[1], MIDGAMES[2], MIDGAMES[3]],
+ISAAC_SCORING_START = ("isaac b2h2,i2i7,j5j9,a6a9,c6h6,c7c9,d7d9,e7h7,e8i8,e9i9/a0d0,e0h0,a1a5,b1f1,g1i1,j1j4,"
+                       "b3b9,c3h3,d4h4,c5h5 33344/33334 d - score 0/0")
+"""A scoring phase's first move with 20 pieces on the board (MIDGAMES[1] is solved in fewer than 400 nodes)."""
+
+
+@pytest.mark.parametrize("position", [STARTS["isaac"], ISAAC_SCORING_START, MIDGAMES[2], MIDGAMES[3]],
                          ids=["isaac", "isaac-scoring", "foundations", "hari"])
 def test_node_limit_is_respected(position):
     move, infos, _ = run(position, Limits(nodes=400))

@@ -9,11 +9,19 @@ Units: `depth` is plies of candidates searched before the static evaluation;
 a `node` is one position reached by a push (and the root): the same unit the
 MCTS counts. The search stops at once (SearchAborted) when the time manager
 says so; the last completed depth's move is then the answer.
+
+Given a `key` (a hashable summary of a position), a transposition table keeps
+each position's value bound, depth and best move for the rest of the `iterate`
+call: a bound deep enough answers the node at once, and the stored best move
+is searched first (so each iteration starts from the last one's lines). The
+candidates of a keyed position are computed once per `iterate` call too, so a
+keyed search's `candidates(game, ply)` must give the same list wherever the
+position is reached.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +30,8 @@ from protocol.moves import PASS, Move
 from .context import SearchContext
 
 INF = float("inf")
+EXACT, LOWER, UPPER = 0, 1, 2
+"""Transposition-table bounds: the value is exact, at least (a cut-off), or at most (all moves failed low)."""
 USE_PARTIAL = True
 """Play the best move of an iteration cut short (the previous best is always searched first)."""
 
@@ -51,8 +61,11 @@ class AlphaBeta:
 
     def __init__(self, ctx: SearchContext, candidates: Callable[[Any, int], Sequence[Move]],
                  evaluate: Callable[[Any], float], terminal: Callable[[Any, int], float],
-                 win_value: float) -> None:
+                 win_value: float, key: Callable[[Any], Hashable] | None = None) -> None:
         self.ctx = ctx
+        self.key = key
+        self.table: dict[Hashable, tuple[int, float, int, Move | None]] = {}
+        self.moves: dict[Hashable, Sequence[Move]] = {}
         self.candidates = candidates
         self.evaluate = evaluate
         self.terminal = terminal
@@ -72,6 +85,29 @@ class AlphaBeta:
             if ctx.tm.must_stop():
                 raise SearchAborted
 
+    def _to_table(self, value: float, ply: int) -> float:
+        """Win values count plies from the root; the table keeps them counted from the node."""
+        if value >= self.win_value / 2:
+            return value + ply
+        if value <= -self.win_value / 2:
+            return value - ply
+        return value
+
+    def _from_table(self, value: float, ply: int) -> float:
+        if value >= self.win_value / 2:
+            return value - ply
+        if value <= -self.win_value / 2:
+            return value + ply
+        return value
+
+    def _candidates(self, game: Any, ply: int, key: Hashable | None) -> Sequence[Move]:
+        if key is None:
+            return self.candidates(game, ply) or [PASS]
+        moves = self.moves.get(key)
+        if moves is None:
+            moves = self.moves[key] = self.candidates(game, ply) or [PASS]
+        return moves
+
     def _search(self, game: Any, depth: int, alpha: float, beta: float, ply: int, pv: list[Move]) -> float:
         if game.is_over():
             pv.clear()
@@ -79,11 +115,25 @@ class AlphaBeta:
         if depth <= 0:
             pv.clear()
             return self.evaluate(game)
+        key = self.key(game) if self.key is not None else None
+        hint: Move | None = None
+        if key is not None:
+            entry = self.table.get(key)
+            if entry is not None:
+                e_depth, e_value, e_bound, hint = entry
+                if e_depth >= depth:
+                    value = self._from_table(e_value, ply)
+                    if (e_bound == EXACT or (e_bound == LOWER and value >= beta)
+                            or (e_bound == UPPER and value <= alpha)):
+                        pv[:] = [hint] if hint is not None else []
+                        return value
+        alpha0 = alpha
         mover = game.turn
-        moves = self.candidates(game, ply)
-        if not moves:
-            moves = [PASS]
+        moves = self._candidates(game, ply, key)
+        if hint is not None and hint in moves and moves[0] != hint:
+            moves = [hint] + [m for m in moves if m != hint]
         best = -INF
+        best_move: Move | None = None
         child_pv: list[Move] = []
         for move in moves:
             game.push(move)
@@ -97,11 +147,15 @@ class AlphaBeta:
                 game.pop()
             if value > best:
                 best = value
+                best_move = move
                 pv[:] = [move] + child_pv
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
                         break
+        if key is not None:
+            bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            self.table[key] = (depth, self._to_table(best, ply), bound, best_move)
         return best
 
     # -- root -------------------------------------------------------------------

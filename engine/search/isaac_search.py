@@ -177,7 +177,7 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext, rng: random.Random) -> t
         return PASS, Info(depth=0)
     if len(moves) == 1:
         return moves[0], Info(depth=1, pv=[str(moves[0])])
-    ab = AlphaBeta(ctx, _ab_candidates, search_evaluate, terminal_points, K.WIN_EVAL)
+    ab = AlphaBeta(ctx, _ab_candidates, search_evaluate, terminal_points, K.WIN_EVAL, key=IsaacGame.scoring_key)
     last: dict[str, Info | None] = {"info": None}
 
     def on_depth(res: ABResult) -> None:
