@@ -15,7 +15,15 @@ scoring phase the scoring evaluation takes over.
 
 Scoring (a handful of worthwhile removals each turn, a race to 100):
 iterative-deepening alpha-beta on the removal candidates (full score, blocks,
-multiplier set-ups), exact at game ends, static evaluation at the horizon.
+multiplier set-ups), exact at game ends, static evaluation at the horizon, with
+a transposition table (alphabeta.py) keyed by IsaacGame.scoring_key: about 2.5x
+fewer nodes to depth 6 on 60 scoring-phase starts, a ply deeper in 500 ms.
+
+Measured and not kept (in-process, 100 ms, shipped book, 2026-11-25): placement
+leaves valued by playing the scoring phase out greedily (each side the removal
+with the highest new score) instead of the scoring evaluation at its start:
+27.5% over 200 games against this search. The greedy race ignores blocks and
+multipliers, which decide the scoring phase.
 """
 
 from __future__ import annotations
