@@ -23,7 +23,8 @@ Measured and not kept (in-process, 100 ms, shipped book, 2026-11-25): placement
 leaves valued by playing the scoring phase out greedily (each side the removal
 with the highest new score) instead of the scoring evaluation at its start:
 27.5% over 200 games against this search. The greedy race ignores blocks and
-multipliers, which decide the scoring phase.
+multipliers, which decide the scoring phase. Leaves valued by the mover's best
+first removal (each judged by the scoring evaluation): 37.0% over 200.
 """
 
 from __future__ import annotations
