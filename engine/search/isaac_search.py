@@ -69,7 +69,9 @@ static look at the placement position 84.0%; by placing on to the scoring phase,
 83.5% (200 games), tempo 8 89.0%. (Search only: the partners keep the tempo-free evaluation.)"""
 PLAYOUT_SAMPLE = 3
 """A playout's placement is the longest of this many uniformly drawn legal placements
-(value on the board is what scores; long pieces first, but not always the same spots)."""
+(value on the board is what scores; long pieces first, but not always the same spots).
+In-process against 3, shipped book, 100 ms, 200 games each (2026-11-25): 2 scored 50.0%,
+5 55.5% and 49.5% (two runs), 8 46.5%."""
 REMOVAL_PRIOR_DECAY = 0.8
 """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
 
