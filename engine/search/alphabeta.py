@@ -11,12 +11,12 @@ MCTS counts. The search stops at once (SearchAborted) when the time manager
 says so; the last completed depth's move is then the answer.
 
 Given a `key` (a hashable summary of a position), a transposition table keeps
-each position's value bound, depth and best move for the rest of the `iterate`
-call: a bound deep enough answers the node at once, and the stored best move
-is searched first (so each iteration starts from the last one's lines). The
-candidates of a keyed position are computed once per `iterate` call too, so a
-keyed search's `candidates(game, ply)` must give the same list wherever the
-position is reached.
+each position's value bound, depth and best move for the life of the AlphaBeta
+object (the searches make one per move): a bound deep enough answers the node
+at once, and the stored best move is searched first (so each iteration starts
+from the last one's lines). The candidates of a keyed position are computed
+once per object too, so a keyed search's `candidates(game, ply)` must give the
+same list wherever the position is reached.
 """
 
 from __future__ import annotations
