@@ -292,8 +292,8 @@ class IsaacGame(Game):
         position: pieces only leave the board there, and they never overlap, so the
         occupied cells name the pieces still on it (the hands are fixed, the counters
         follow the scores). Not a key across different scoring phases."""
-        return (self._occ, self._scores[0], self._scores[1], self._removed_max[0] * 8 + self._removed_max[1],
-                self._turn, int(self._scoring), self._passes)
+        return (self._occ, self._scores[0], self._scores[1], self._removed_max[0], self._removed_max[1],
+                self._turn, self._passes)
 
     # -- state --------------------------------------------------------------
     @property
