@@ -12,7 +12,8 @@ Openings default to the shipped balanced books (`book`, for ISAAC too); `startpo
 plays the start position (deterministic engines then replay one game per colour).
 
 Prints per game and opponent: search's score with a 95% interval computed from
-the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2, 2), the pentanomial
+the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2, 2), its score as Dark
+and as Light (an opening book that favours one colour shows here), the pentanomial
 counts, time forfeits and the run directory. The machine's load average is
 printed too: strength runs on a busy machine are noisy (use --concurrency 1).
 """
@@ -90,15 +91,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games each, {args.movetime} ms a move "
           f"(margin {args.margin} ms), "
           f"openings {args.openings}, concurrency {args.concurrency}; runs in {root}")
-    print(f"{'game':12s} {'opponent':10s} {'score':>6s}  {'95% interval':15s} pentanomial [0,1/2,1,3/2,2]  forfeits")
+    print(f"{'game':12s} {'opponent':10s} {'score':>6s}  {'95% interval':15s} {'Dark':>6s} {'Light':>6s}  "
+          f"pentanomial [0,1/2,1,3/2,2]  forfeits")
     for game in games:
         for opponent in opponents:
             summary = run_match(game, opponent, args, root / f"{game}-{opponent}")
             match = summary["match"]
             score, low, high = pair_interval(match["pentanomial"])
-            forfeits = sum(summary["engines"][0].get("forfeits_lost", {}).values())
+            search = summary["engines"][0]
+            forfeits = sum(search.get("forfeits_lost", {}).values())
+            dark, light = (100 * search[side]["score"] for side in ("dark", "light"))
             print(f"{game:12s} {opponent:10s} {100 * score:5.1f}%  [{100 * low:5.1f}, {100 * high:5.1f}]  "
-                  f"{match['pentanomial']}  {forfeits}", flush=True)
+                  f"{dark:5.1f}% {light:5.1f}%  {match['pentanomial']}  {forfeits}", flush=True)
     return 0
 
 
