@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from protocol import game_class
+from protocol.game import Game
 
 TOP = 3
 """The policy takes one of the heuristic's TOP best moves, uniformly."""
@@ -79,14 +80,20 @@ def draw_line(game_type: str, plies: int, rng: random.Random) -> tuple[str, ...]
     return None if game.is_over() else tuple(moves)
 
 
+def position_after(game_type: str, moves: tuple[str, ...]) -> Game:
+    """The position an opening reaches from the start (the judge and the self-play games start there)."""
+    game = game_class(game_type).start()
+    for move in moves:
+        game.play(move)
+    return game
+
+
 def judge(game_type: str, moves: tuple[str, ...], nodes: int) -> int:
     """The short search's score of the position after `moves`, in cp for the side to move."""
     from engine.strategies import Limits, make_strategy
     from protocol.messages import Info
 
-    game = game_class(game_type).start()
-    for move in moves:
-        game.play(move)
+    game = position_after(game_type, moves)
     infos: list[Info] = []
     make_strategy("search").choose(game, Limits(nodes=nodes), threading.Event(), infos.append,
                                    random.Random(0))
@@ -100,9 +107,7 @@ def selfplay_game(game_type: str, moves: tuple[str, ...], nodes: int, number: in
     The randomness is seeded from the opening and `number`, so a book is rebuilt the same."""
     from engine.strategies import Limits, make_strategy
 
-    game = game_class(game_type).start()
-    for move in moves:
-        game.play(move)
+    game = position_after(game_type, moves)
     strategy = make_strategy("search")
     rng = random.Random(f"book-selfplay/{' '.join(moves)}/{number}")
     while not game.is_over():
