@@ -37,6 +37,12 @@ Tried in FOUNDATIONS at 100 ms a move and not kept (2026-11-24):
   through the referee (shipped book, st=0.1) the SPRT [0, 30] of 2.5 accepted H0
   after 387 games: -9 Elo (-42, +24). (That build also drew a playout's two spots
   without listing the others: the same search, about 2% faster in all.)
+- an exact end-game solver first (2026-11-25): alpha-beta to the game's end,
+  win/draw/loss only, a null window just under a win, tried when both hands held at
+  most 10 pieces, given 3,000 nodes (about 15 ms), a proven win played at once:
+  in-process 46.5% (+-4.8) over 300 games against the search without it (new
+  book, 100 ms, --offset 5000). A proven win is one the MCTS mostly finds too, and
+  the attempts that run out of budget cost time where the MCTS needs it.
 
 Simulations are what FOUNDATIONS' search lacks most: in-process the same search
 with 300 ms scored 79.8% (+-4.9) over 200 book games against itself with 100 ms,
