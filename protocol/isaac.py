@@ -465,16 +465,26 @@ class IsaacGame(Game):
         return Remove(seg, _score_choices(s, top, forbidden)[pick[1]])
 
     def _random_placement(self, rng: random.Random) -> Move:
+        return self.random_placements(rng, 1)[0]
+
+    def random_placements(self, rng: random.Random, k: int) -> list[Move]:
+        """`k` placements drawn as `k` calls of random_move would draw them in the placement
+        phase (the same draws from `rng`, the same moves), counting the placements once for
+        all of them; [PASS] when nothing fits. Playouts draw a few and keep the best."""
         empty = ALL_CELLS ^ self._occ
         groups: list[tuple[int, list[Segment]]] = []
         for n in _lengths_in(self._hand[self._turn]):
             h, v = placement_starts(empty, n)
             groups += ((h, H_SEG[n]), (v, V_SEG[n]))
-        pick = uniform_index(rng, [bits.bit_count() for bits, _ in groups])
-        if pick is None:
-            return PASS
-        bits, table = groups[pick[0]]
-        return PLACE[table[nth_cell(bits, pick[1])].index]
+        counts = [bits.bit_count() for bits, _ in groups]
+        drawn: list[Move] = []
+        for _ in range(k):
+            pick = uniform_index(rng, counts)
+            if pick is None:
+                return [PASS]
+            bits, table = groups[pick[0]]
+            drawn.append(PLACE[table[nth_cell(bits, pick[1])].index])
+        return drawn
 
     # -- checking -----------------------------------------------------------
     def parse_move(self, text: str) -> Move:

@@ -469,3 +469,17 @@ def test_removal_options_and_score_choices_match_the_legal_moves():
                 built = {(seg, t) for seg, _ in game.removal_options() for t in game.new_score_choices(seg)}
                 assert built == legal
             game.push(game.random_move(rng))
+
+
+def test_random_placements_draw_what_as_many_random_moves_would():
+    """Playouts draw a few placements at once: the same moves from the same rng as random_move."""
+    rng = random.Random(5)
+    game = IsaacGame.start()
+    while game.phase.name == "PLACE":
+        seed = rng.randrange(1 << 30)
+        drawn = game.random_placements(random.Random(seed), 3)
+        one_by_one = random.Random(seed)
+        assert drawn == [game.random_move(one_by_one) for _ in range(3)] or drawn == [PASS]
+        if drawn == [PASS]:
+            assert [m for m in game.legal_moves()] == [PASS]
+        game.push(drawn[0])

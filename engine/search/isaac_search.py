@@ -99,10 +99,10 @@ def search_evaluate(game: IsaacGame) -> float:
 
 
 def playout_placement(game: IsaacGame, rng: random.Random) -> Move:
-    """The longest of PLAYOUT_SAMPLE uniformly drawn legal placements (a pass when none fits)."""
+    """The longest of PLAYOUT_SAMPLE uniformly drawn legal placements, the first drawn of
+    equal ones (a pass when none fits)."""
     best: Place | None = None
-    for _ in range(PLAYOUT_SAMPLE):
-        move = game.random_move(rng)
+    for move in game.random_placements(rng, PLAYOUT_SAMPLE):
         if not isinstance(move, Place):
             return PASS
         if best is None or move.segment.length > best.segment.length:
