@@ -454,7 +454,7 @@ class IsaacGame(Game):
         if self.is_over():
             return None
         if not self._scoring:
-            return self._random_placement(rng)
+            return self.random_placements(rng, 1)[0]
         s = self._scores[self._turn]
         forbidden = self._forbidden_score()
         options = list(self._removal_options())
@@ -463,9 +463,6 @@ class IsaacGame(Game):
             return PASS
         seg, top = options[pick[0]]
         return Remove(seg, _score_choices(s, top, forbidden)[pick[1]])
-
-    def _random_placement(self, rng: random.Random) -> Move:
-        return self.random_placements(rng, 1)[0]
 
     def random_placements(self, rng: random.Random, k: int) -> list[Move]:
         """`k` placements drawn as `k` calls of random_move would draw them in the placement
