@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
 
@@ -64,8 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     host, port = sock.getsockname()[:2]
     server = uvicorn.Server(uvicorn.Config(create_app(config, args.host), log_level="warning", ws="websockets",
                                            lifespan="on"))
-    print(f"isaac-gui: serving http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    # uvicorn ends on Ctrl-C and then re-raises it under the handler it found: make that Python's own,
+    # so the exit status is 130 even when started with SIGINT ignored (a script's background job).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        print(f"isaac-gui: serving http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr, flush=True)
         server.run(sockets=[sock])
     except KeyboardInterrupt:   # uvicorn re-raises Ctrl-C after its shutdown (engines already ended)
         return 130

@@ -16,9 +16,14 @@ REPO = Path(__file__).resolve().parent.parent
 class GuiServer:
     """The server in its own process group; `url` once it listens; `stop()` sends SIGINT like Ctrl-C."""
 
-    def __init__(self, *args: str, timeout: float = 20.0):
+    def __init__(self, *args: str, timeout: float = 20.0, sigint_ignored: bool = False):
+        """`sigint_ignored`: start it as a script's background job is started, SIGINT ignored."""
         env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        self.proc = subprocess.Popen([sys.executable, "-m", "gui", "--port", "0", *args], cwd=REPO, env=env,
+        command = [sys.executable, "-m", "gui", "--port", "0", *args]
+        if sigint_ignored:  # an ignored signal stays ignored across exec
+            command[1:1] = ["-c", "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                                  "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"]
+        self.proc = subprocess.Popen(command, cwd=REPO, env=env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, start_new_session=True)
         self.log: list[str] = []

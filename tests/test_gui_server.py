@@ -97,6 +97,15 @@ def test_engines_end_when_the_server_stops(server):
     assert wait_gone(engines) == set()
 
 
+def test_ctrl_c_ends_with_status_130_even_when_started_with_sigint_ignored():
+    srv = GuiServer(sigint_ignored=True)
+    try:
+        assert srv.stop() == 130
+    finally:
+        if srv.proc.poll() is None:
+            srv.kill()
+
+
 def test_stop_makes_the_engine_move_now(server):
     client = Client(server.ws_url)
     client.send(t="new", game="isaac", dark="search", light="human", tc="nodes=100000000")  # minutes (not FOUNDATIONS: its start is in the book)
