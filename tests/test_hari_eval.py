@@ -70,3 +70,14 @@ def test_root_candidates_offer_a_slide_when_a_length_has_no_room():
     assert not any(m.slides for m in candidates(game, root=False))
     for move in moves:
         game.check_move(move)
+
+
+def test_more_placements_per_length_only_add_candidates():
+    game = new_game("hari")
+    for move in ("c3c5", "d6f6", "a0a2", "j7j9"):
+        game.play(move)
+    usual = [str(m) for m in candidates(game, root=True)]
+    wider = [str(m) for m in candidates(game, root=True, per_length=16)]
+    assert set(usual) < set(wider)
+    lengths = len(game.playable_lengths(game.turn))
+    assert len(wider) - len(usual) == 6 * lengths  # 16 instead of 10 of each length: the start has room

@@ -111,10 +111,11 @@ def room_by_one_slide(pieces: list[Segment], empty: int, n: int) -> tuple[Segmen
     return None
 
 
-def candidates(game: Any, root: bool) -> list[Any]:
+def candidates(game: Any, root: bool, per_length: int | None = None) -> list[Any]:
     """Moves worth searching for the side to move, a good guess first; [PASS] when it must pass.
 
-    Per playable length its snuggest placements (more at the root); the discard of
+    Per playable length its snuggest placements (more at the root; `per_length` of them when
+    given); the discard of
     the shortest piece; at the root also one own piece slid to make room for a
     length that has little or none (engine.search.hari_search._slide_candidates)."""
     base = next(game.slide_sets(), None)
@@ -124,7 +125,7 @@ def candidates(game: Any, root: bool) -> list[Any]:
     empty = base.empty
     lengths = game.playable_lengths(me)
     hand = game.hand(me)
-    keep = ROOT_PER_LENGTH if root else INNER_PER_LENGTH
+    keep = per_length if per_length is not None else ROOT_PER_LENGTH if root else INNER_PER_LENGTH
     scored: list[tuple[float, Any]] = []
     counts: dict[int, int] = {}
     killed = 0
