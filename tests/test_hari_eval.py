@@ -30,7 +30,7 @@ def test_race_counts_the_board_value_already_placed():
 
 
 def test_a_side_with_no_room_loses_the_race():
-    # Dark holds only the 7 and Light two 3s; neither fits without a slide: the race adds nothing.
+    # Neither side's pieces fit without a slide (CRAMPED): the race without upgrades adds nothing.
     game = game_from_position(CRAMPED)
     assert contest_margin(game, 0) == game.board_value(0) - game.board_value(1)
 

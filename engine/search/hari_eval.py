@@ -114,10 +114,9 @@ def room_by_one_slide(pieces: list[Segment], empty: int, n: int) -> tuple[Segmen
 def candidates(game: Any, root: bool, per_length: int | None = None) -> list[Any]:
     """Moves worth searching for the side to move, a good guess first; [PASS] when it must pass.
 
-    Per playable length its snuggest placements (more at the root; `per_length` of them when
-    given); the discard of
-    the shortest piece; at the root also one own piece slid to make room for a
-    length that has little or none (engine.search.hari_search._slide_candidates)."""
+    Per playable length its snuggest placements (more at the root; `per_length` of them
+    when given); the discard of the shortest piece; at the root also one own piece slid to
+    make room for a length that has little or none (engine.search.hari_search._slide_candidates)."""
     base = next(game.slide_sets(), None)
     if base is None:
         return [PASS]
