@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -49,14 +51,29 @@ class GuiServer:
     def ws_url(self) -> str:
         return self.url.replace("http://", "ws://") + "ws"
 
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """Until the page answers: the "serving" line comes just before uvicorn starts up."""
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(self.url, timeout=2) as reply:
+                    if reply.status == 200:
+                        return
+            except OSError:
+                if time.monotonic() > end:
+                    raise
+            time.sleep(0.05)
+
     def stop(self, timeout: float = 15.0) -> int:
         """Ctrl-C: the server shuts down and ends its engines; returns the exit status."""
         self.proc.send_signal(signal.SIGINT)
         try:
             return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
+            signals = [line for line in _proc_status(self.proc.pid) if line.startswith("Sig")]
             self.kill()
-            raise
+            raise AssertionError(f"isaac-gui still running {timeout} s after Ctrl-C; {signals}; its log: "
+                                 + "".join(self.log)[-2000:]) from None
 
     def kill(self) -> None:
         try:
@@ -64,3 +81,12 @@ class GuiServer:
         except ProcessLookupError:
             pass
         self.proc.wait(5)
+
+
+def _proc_status(pid: int) -> list[str]:
+    """The process's /proc status lines (signal masks among them), for a failure message."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return status.read().splitlines()
+    except OSError:
+        return []

@@ -100,6 +100,7 @@ def test_engines_end_when_the_server_stops(server):
 def test_ctrl_c_ends_with_status_130_even_when_started_with_sigint_ignored():
     srv = GuiServer(sigint_ignored=True)
     try:
+        srv.wait_ready()
         assert srv.stop() == 130
     finally:
         if srv.proc.poll() is None:
