@@ -25,9 +25,19 @@ ignores that the space is shared) and 25/40 against ffbb6c3's MCTS search.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from protocol.board import ALL_CELLS, VALUE, Segment, iter_placements
+from protocol.board import (
+    ALL_CELLS,
+    LENGTHS,
+    SEGMENTS,
+    VALUE,
+    Segment,
+    iter_placements,
+    placement_starts,
+    segments_from_starts,
+)
 from protocol.hari import slide_ends
 from protocol.moves import PASS, HariMove
 
@@ -87,13 +97,32 @@ def contest_margin(game: Any, color: int, empty: int | None = None, upgrades: bo
     return values[color] - values[1 - color]
 
 
+def _covers(seg: Segment, n: int) -> tuple[int, int]:
+    """Start cells (horizontal, vertical) of the length-n runs that cover a cell of `seg`."""
+    cover_h = cover_v = 0
+    for k in range(n):
+        cover_h |= seg.mask >> k
+        cover_v |= seg.mask >> (10 * k)
+    return cover_h, cover_v
+
+
+COVERS = {n: [_covers(seg, n) for seg in SEGMENTS] for n in LENGTHS}
+"""COVERS[n][seg.index]: _covers(seg, n), for the slides that make room."""
+
+
+def touching(empty: int, n: int, piece: Segment) -> Iterator[Segment]:
+    """Placements of length n in `empty` that cover at least one cell of `piece` (a piece just slid:
+    of its cells only the freed ones can be in `empty`)."""
+    h, v = placement_starts(empty, n)
+    cover_h, cover_v = COVERS[n][piece.index]
+    return segments_from_starts(h & cover_h, v & cover_v, n)
+
+
 def room_by_one_slide(pieces: list[Segment], empty: int, n: int) -> tuple[Segment, Segment | None, Segment] | None:
     """(piece, its end or None for off the board, placement) of one slide among `pieces` after
     which length n fits in cells the piece freed, within SPEC 5's budget (the piece is worth at
     most the play); None when no single slide makes room. Along a line first (nothing is lost),
     then off the board when the play is worth more, the cheapest piece first."""
-    from .hari_search import _touching
-
     occupied = ALL_CELLS & ~empty
     worth = VALUE[n]
     movable = sorted((p for p in pieces if p.value <= worth), key=lambda p: p.value)
@@ -105,7 +134,7 @@ def room_by_one_slide(pieces: list[Segment], empty: int, n: int) -> tuple[Segmen
                 if (end is None) != off:
                     continue
                 freed = (empty | piece.mask) & ~(end.mask if end is not None else 0)
-                seg = next(_touching(freed, n, piece), None)
+                seg = next(touching(freed, n, piece), None)
                 if seg is not None:
                     return piece, end, seg
     return None

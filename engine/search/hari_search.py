@@ -35,18 +35,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol.board import (
     ALL_CELLS,
-    LENGTHS,
-    SEGMENTS,
     VALUE,
     Segment,
     iter_placements,
-    placement_starts,
-    segments_from_starts,
 )
 from protocol.errors import IllegalMoveError
 from protocol.hari import slide_ends
@@ -56,7 +52,7 @@ from protocol.moves import PASS, HariMove, Move, Slide
 from .alphabeta import ABResult, AlphaBeta
 from .context import SearchContext, logistic, win_probability_to_cp
 from .hari_eval import candidates as hari_candidates
-from .hari_eval import contest_margin
+from .hari_eval import contest_margin, touching
 from .mcts import PlayoutKnowledge, Scored, run_mcts
 from .space import NEIGHBOURS, dead_cells, first_fit, pack_value, spread_fit
 
@@ -158,27 +154,6 @@ SCARCE = 4
 """A length with fewer placements than this is worth sliding for."""
 
 
-def _covers(seg: Segment, n: int) -> tuple[int, int]:
-    """Start cells (horizontal, vertical) of the length-n runs that cover a cell of `seg`."""
-    cover_h = cover_v = 0
-    for k in range(n):
-        cover_h |= seg.mask >> k
-        cover_v |= seg.mask >> (10 * k)
-    return cover_h, cover_v
-
-
-COVERS = {n: [_covers(seg, n) for seg in SEGMENTS] for n in LENGTHS}
-"""COVERS[n][seg.index]: _covers(seg, n), for the slides that make room."""
-
-
-def _touching(empty: int, n: int, piece: Segment) -> Iterator[Segment]:
-    """Placements of length n in `empty` that cover at least one cell of `piece` (a piece just slid:
-    of its cells only the freed ones can be in `empty`)."""
-    h, v = placement_starts(empty, n)
-    cover_h, cover_v = COVERS[n][piece.index]
-    return segments_from_starts(h & cover_h, v & cover_v, n)
-
-
 def _slide_candidates(game: Any, me: int, empty: int, lengths: list[int], hand: Any, counts: dict[int, int],
                       opp_next: list[int], quick: bool = False) -> list[tuple[float, Any]]:
     """One own piece slid to make room, then a placement using the freed cells (checked legal).
@@ -201,7 +176,7 @@ def _slide_candidates(game: Any, me: int, empty: int, lengths: list[int], hand: 
                 if VALUE[n] < piece.value:
                     continue
                 best = None
-                for seg in _touching(after_slide, n, piece):
+                for seg in touching(after_slide, n, piece):
                     if seg is piece:
                         continue
                     snug = (NEIGHBOURS[seg.index] & after_slide).bit_count()
@@ -277,7 +252,7 @@ def slide_for_room(game: Any, me: int, empty: int, lengths: list[int], rng: rand
             if piece.value > VALUE[n] or (end is None and piece.value >= VALUE[n]):
                 continue
             after = (empty | piece.mask) & ~(end.mask if end is not None else 0)
-            seg = next(_touching(after, n, piece), None)
+            seg = next(touching(after, n, piece), None)
             if seg is None:
                 continue
             try:
