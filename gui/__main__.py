@@ -11,12 +11,39 @@ import argparse
 import signal
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 from referee.config import ConfigError
 
 from .config import DEFAULT_TC, build_config
 
+if TYPE_CHECKING:
+    import uvicorn
+
 DEFAULT_PORT = 8000
+
+
+class CtrlC:
+    """The SIGINT handler from the start of main() on: it notes Ctrl-C and asks the server to end.
+
+    It never raises. Python's own handler raises KeyboardInterrupt between any two bytecodes, and
+    one raised inside a weakref callback or __del__ (importlib's module-lock cleanup runs after every
+    import, as uvicorn imports its event loop) is printed and dropped: the server kept serving. One
+    raised as asyncio's handler, before uvicorn's, cancelled the start-up with tracebacks. And until
+    main() sets a handler, a SIGINT ignored when the process started stays ignored. uvicorn puts its
+    own handler in place while it serves and, on Ctrl-C, sends SIGINT again under this one once it
+    has shut down (engines ended).
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.server: uvicorn.Server | None = None
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.seen = True
+        if self.server is not None:
+            self.server.force_exit = self.server.should_exit   # a second Ctrl-C: do not wait for connections
+            self.server.should_exit = True
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -40,6 +67,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    ctrl_c = CtrlC()
+    signal.signal(signal.SIGINT, ctrl_c)
     args = parse_args(argv)
     try:
         config = build_config(args.engine, args.each, args.engines_file, args.rules_engine, args.runs, args.tc)
@@ -63,17 +92,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"isaac-gui: error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(uvicorn.Config(create_app(config, args.host), log_level="warning", ws="websockets",
-                                           lifespan="on"))
-    # uvicorn ends on Ctrl-C and then re-raises it under the handler it found: make that Python's own,
-    # so the exit status is 130 even when started with SIGINT ignored (a script's background job).
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        print(f"isaac-gui: serving http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr, flush=True)
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:   # uvicorn re-raises Ctrl-C after its shutdown (engines already ended)
+    ctrl_c.server = uvicorn.Server(uvicorn.Config(create_app(config, args.host), log_level="warning",
+                                                  ws="websockets", lifespan="on"))
+    if ctrl_c.seen:
         return 130
-    return 0
+    print(f"isaac-gui: serving http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    ctrl_c.server.run(sockets=[sock])
+    return 130 if ctrl_c.seen else 0
 
 
 if __name__ == "__main__":

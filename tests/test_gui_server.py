@@ -7,12 +7,14 @@ import contextlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from gui_server import GuiServer
+from gui_server import REPO, GuiServer
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -105,6 +107,63 @@ def test_ctrl_c_ends_with_status_130_even_when_started_with_sigint_ignored():
     finally:
         if srv.proc.poll() is None:
             srv.kill()
+
+
+CTRL_C_DURING_START = """
+import signal, sys, weakref
+import uvicorn
+import uvicorn.lifespan.on
+from gui.__main__ import main
+
+def ctrl_c(*ignored):
+    signal.raise_signal(signal.SIGINT)
+
+class Thing:
+    pass
+
+def before(method):
+    def patched(*args, **kwargs):
+        ctrl_c()
+        return method(*args, **kwargs)
+    return patched
+
+def in_a_weakref_callback(method):   # as importlib's module-lock cleanup after each import
+    def patched(*args, **kwargs):
+        thing = Thing()
+        ref = weakref.ref(thing, ctrl_c)
+        del thing
+        return method(*args, **kwargs)
+    return patched
+
+owner, name, how = sys.argv[1:4]
+owner = eval(owner)
+setattr(owner, name, eval(how)(getattr(owner, name)))
+sys.exit(main(sys.argv[4:]))
+"""
+
+
+@pytest.mark.parametrize("owner, name, how", [
+    ("uvicorn.Server", "__init__", "before"),                           # before the server exists
+    ("uvicorn.Config", "get_loop_factory", "in_a_weakref_callback"),    # was lost: kept serving
+    ("uvicorn.Server", "capture_signals", "before"),                    # was asyncio's: tracebacks
+    ("uvicorn.lifespan.on.LifespanOn", "startup", "before"),            # uvicorn's own handler
+])
+def test_ctrl_c_during_start_up_ends_with_status_130(owner, name, how):
+    """Ctrl-C (SIGINT ignored at start, as in a script's background job) at chosen moments of the start.
+    Python drops a KeyboardInterrupt raised in a weakref callback; importlib runs one after each import,
+    which is how a Ctrl-C at the 'serving' line was lost in full test runs."""
+    command = [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+               "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])",
+               "-c", CTRL_C_DURING_START, owner, name, how, "--port", "0"]
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    try:
+        done = subprocess.run(command, cwd=REPO, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=15)
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"still running 15 s after Ctrl-C at {owner}.{name} ({how}); its log: {exc.stderr!r}"
+                             ) from None
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
 
 
 def test_stop_makes_the_engine_move_now(server):
