@@ -33,6 +33,20 @@ playouts that never play a 3 while a longer piece fits scored 52.8% (400 book
 games) and 51.0% (200 from the start position). Twice the time is worth little
 here: 54.5% (+-6.2) over 200 book games against itself at 100 ms. From the start
 position Dark scores about 61% when this search plays itself (200 games).
+
+Also not kept (in-process, 100 ms, shipped book, 400 games each, 2026-11-25):
+placements that take the opponent's last room for a length it holds, up to 3 for
+each of the two shortest playable lengths, added to the candidates here and at the
+end game's root: 52.5% (+-3.2) and 49.8% (+-3.3) against the search without them
+(--offset 36000, 37000), and 67.6% against ffbb6c3's MCTS (`mcts`) where the search
+without them scored 68.0% (--offset 38000); a first try without the "last room"
+condition 50.4%. hari_search.WDL_WEIGHT 0.5 and 0.3 (a game end 50% or 30% by
+win/draw/loss): 52.8% (+-2.8) and 52.2% (+-3.1) against 0.7, and 0.5 scored 67.8%
+against `mcts` (same games as above: 68.0%). The end game's leaves with a fraction
+of a point for the side with more room ((mine - theirs) / (mine + theirs + 1) times
+0.5 or 0.95): 51.2% and 51.2%. Killer moves (two a ply) in the end game's
+alpha-beta: 8-13% fewer nodes to a given depth (43 end-game positions), too few
+for one more ply.
 """
 
 from __future__ import annotations

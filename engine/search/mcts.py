@@ -43,6 +43,16 @@ Tried in FOUNDATIONS at 100 ms a move and not kept (2026-11-24):
   in-process 46.5% (+-4.8) over 300 games against the search without it (new
   book, 100 ms, --offset 5000). A proven win is one the MCTS mostly finds too, and
   the attempts that run out of budget cost time where the MCTS needs it.
+- an end-game alpha-beta instead of the MCTS (2026-11-25) when both hands held at most
+  8 pieces: the 12 best quick guesses a ply, leaves valued by the hand margin: 29.9%
+  (+-4.3) over 400 games in-process against the search without it (--offset 30000).
+  Over 12 candidates a ply it "proves" wins that the opponent's other moves refute.
+- sharper or flatter priors (foundations_search.PRIOR_TEMPERATURE 0.6 and 1.7, against
+  1.0): 45.0% (+-4.6) and 51.2% (+-4.5), 400 games each (--offset 31000); ties between
+  equally good guesses broken by a hash of the spot and the free cells, not the rules'
+  order (horizontal first): 50.7% (+-4.2), 400 (--offset 41000); a game end with equal
+  hands valued by the margin of points on the deciding level (the tiebreak), not 0:
+  48.5% (+-4.7), 400 (--offset 34000).
 
 Simulations are what FOUNDATIONS' search lacks most: in-process the same search
 with 300 ms scored 79.8% (+-4.9) over 200 book games against itself with 100 ms,
