@@ -118,18 +118,23 @@ def touching(empty: int, n: int, piece: Segment) -> Iterator[Segment]:
     return segments_from_starts(h & cover_h, v & cover_v, n)
 
 
+def worth_sliding(piece: Segment, off: bool, n: int) -> bool:
+    """Whether `piece` may slide to make room for a play of length n: worth at most the play (SPEC 5's
+    budget), and strictly less when it leaves the board (an upgrade; an even swap only loses the piece)."""
+    return piece.value < VALUE[n] if off else piece.value <= VALUE[n]
+
+
 def room_by_one_slide(pieces: list[Segment], empty: int, n: int) -> tuple[Segment, Segment | None, Segment] | None:
     """(piece, its end or None for off the board, placement) of one slide among `pieces` after
     which length n fits in cells the piece freed, within SPEC 5's budget (the piece is worth at
     most the play); None when no single slide makes room. Along a line first (nothing is lost),
     then off the board when the play is worth more, the cheapest piece first."""
     occupied = ALL_CELLS & ~empty
-    worth = VALUE[n]
-    movable = sorted((p for p in pieces if p.value <= worth), key=lambda p: p.value)
+    movable = sorted((p for p in pieces if worth_sliding(p, False, n)), key=lambda p: p.value)
     for off in (False, True):
         for piece in movable:
-            if off and piece.value >= worth:
-                break
+            if off and not worth_sliding(piece, True, n):
+                break  # the rest are worth at least as much
             for end in slide_ends(piece, occupied):
                 if (end is None) != off:
                     continue

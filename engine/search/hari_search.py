@@ -52,7 +52,7 @@ from protocol.moves import PASS, HariMove, Move, Slide
 from .alphabeta import ABResult, AlphaBeta
 from .context import SearchContext, logistic, win_probability_to_cp
 from .hari_eval import candidates as hari_candidates
-from .hari_eval import contest_margin, touching
+from .hari_eval import contest_margin, touching, worth_sliding
 from .mcts import PlayoutKnowledge, Scored, run_mcts
 from .space import NEIGHBOURS, dead_cells, first_fit, pack_value, spread_fit
 
@@ -249,7 +249,7 @@ def slide_for_room(game: Any, me: int, empty: int, lengths: list[int], rng: rand
     options.sort(key=lambda o: o[1] is None)  # along the line first: nothing is lost
     for n in targets:
         for piece, end in options:
-            if piece.value > VALUE[n] or (end is None and piece.value >= VALUE[n]):
+            if not worth_sliding(piece, end is None, n):
                 continue
             after = (empty | piece.mask) & ~(end.mask if end is not None else 0)
             seg = next(touching(after, n, piece), None)
