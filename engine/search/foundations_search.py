@@ -29,10 +29,16 @@ from protocol.moves import PASS, Move, Place
 
 from .context import SearchContext, logistic
 from .foundations_playout import play_out
+from .foundations_value import model_value
 from .mcts import INNER_MAX_CHILDREN, PlayoutKnowledge, Scored, run_mcts
 from .space import NEIGHBOURS, dead_cells
 
 PLAYOUT_PLIES = 40
+LEAF_MIX = 0.5
+"""A leaf's value: this share from the static model (foundations_value.model_value), the rest
+from one playout. In-process against the playouts alone (100 ms, shipped book, 400 games each):
+0.5 scored 53.9% (+-4.1, --offset 44300), the model alone (1.0) 53.1% (+-4.4, --offset 44100),
+and a playout of 6 plies then the model 52.0% (+-4.4, --offset 44500)."""
 PRIOR_TEMPERATURE = 1.0
 MARGIN_SCALE = 8.0
 WDL_WEIGHT = 0.95
@@ -190,17 +196,23 @@ class FoundationsKnowledge(PlayoutKnowledge):
         return move
 
     def leaf_value(self, game: Any, rng: random.Random, ctx: SearchContext) -> float:
-        """PlayoutKnowledge.leaf_value's playout (this module's playout_move policy), played on
-        a scratch copy by foundations_playout: a playout takes about 106 us instead of 165."""
+        """LEAF_MIX x the static model (foundations_value) + the rest x one playout (this
+        module's playout_move policy, played on a scratch copy by foundations_playout: about
+        106 us instead of 165 on the game)."""
         me = game.turn
         if game.is_over():
             return terminal_value(game, me)
+        model = model_value(game.scratch()) if LEAF_MIX > 0 else 0.0
+        if LEAF_MIX >= 1:
+            return model
         scratch = game.scratch()
         ctx.tm.nodes += play_out(scratch, rng, self.playout_plies, ctx.tm, DEVIATE, PLAYOUT_SAMPLE)
         if scratch.is_over():
             scores = scratch.hand_value(0), scratch.hand_value(1)
-            return end_value(scratch.winner(), scores, me)
-        return margin_value(scratch.hand_value(me), scratch.hand_value(1 - me))
+            played = end_value(scratch.winner(), scores, me)
+        else:
+            played = margin_value(scratch.hand_value(me), scratch.hand_value(1 - me))
+        return LEAF_MIX * model + (1 - LEAF_MIX) * played
 
     def static_value(self, game: Any, color: int) -> float:
         return static_value(game, color)
