@@ -42,7 +42,8 @@ from one playout. In-process against the playouts alone (100 ms, shipped book, 4
 0.5 scored 53.9% (+-4.1, --offset 44300), the model alone (1.0) 53.1% (+-4.4, --offset 44100),
 and a playout of 6 plies then the model 52.0% (+-4.4, --offset 44500). Through the referee
 (shipped book, st=0.1) the SPRT [0, 20] of 0.5 against 0 accepted H1 after 823 games: 53.9%,
-pair-based Elo +27 (+6, +48)."""
+pair-based Elo +27 (+6, +48). The model alone (1.0) against 0.5 in-process afterwards: 52.5%
+(+-4.6, 400 games, --offset 44700), not clearly better."""
 PRIOR_TEMPERATURE = 1.0
 MARGIN_SCALE = 8.0
 WDL_WEIGHT = 0.95
