@@ -7,6 +7,7 @@ import random
 from collections import Counter
 
 import pytest
+from foundations_games import varied_games
 
 from engine.search import foundations_search
 from engine.search.foundations_playout import LIST_MAX, draw_spots, play_out
@@ -21,27 +22,9 @@ class _NeverStop:
         return False
 
 
-def _games(count: int, seed: int):
-    """Varied FOUNDATIONS games, yielded ply by ply: mostly short pieces first (so that upper
-    levels, bridges and passes happen), sometimes any legal move."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        game = new_game("foundations")
-        while not game.is_over():
-            yield game
-            group = game.shortest_group()
-            if group is None or rng.random() < 0.3:
-                move = game.random_move(rng)
-            else:
-                level, n, h, v = group
-                move = Place(rng.choice(list(segments_from_starts(h, v, n))), level)
-            game.push(move)
-        yield game
-
-
 def test_scratch_answers_as_the_game_does_at_every_ply():
     seen_levels: Counter[int] = Counter()
-    for game in _games(60, seed=7):
+    for game in varied_games(60, seed=7):
         scratch = game.scratch()
         assert scratch.is_over() == game.is_over()
         first = scratch.shortest()

@@ -7,6 +7,7 @@ import math
 import random
 
 import pytest
+from foundations_games import varied_games
 
 from engine.search import foundations_search
 from engine.search.context import SearchContext
@@ -14,24 +15,12 @@ from engine.search.foundations_value import BIAS, model_value, value_features
 from engine.search.timeman import TimeManager
 from engine.strategies.base import Limits
 from protocol import new_game
-from protocol.board import LENGTHS, VALUE, segments_from_starts
-from protocol.moves import Place
+from protocol.board import LENGTHS, VALUE
 
 
 def _positions(count: int, seed: int):
-    """Positions of varied games (mostly the shortest piece, so upper levels and passes happen)."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        game = new_game("foundations")
-        while not game.is_over():
-            yield game
-            group = game.shortest_group()
-            if group is None or rng.random() < 0.3:
-                move = game.random_move(rng)
-            else:
-                level, n, h, v = group
-                move = Place(rng.choice(list(segments_from_starts(h, v, n))), level)
-            game.push(move)
+    """Positions of varied games, ends left out (the model values positions still in play)."""
+    return (game for game in varied_games(count, seed) if not game.is_over())
 
 
 def test_the_side_to_moves_features_count_the_rules_placements():
