@@ -94,6 +94,18 @@ class FoundationsScratch:
             minimum = 0
         return None
 
+    def buildable(self, color: int, level: int) -> bool:
+        """Whether `level` exists and `color` could build on it at all: level 1, or two own
+        pieces on the level below to rest on (FoundationsGame's rule)."""
+        return level <= MAX_LEVEL and (level == 1 or len(self.pieces[color][level - 1]) >= 2)
+
+    def starts(self, color: int, level: int, n: int, free: int) -> tuple[int, int]:
+        """Start bitboards (horizontal, vertical) of `color`'s legal length-n placements on a
+        buildable `level` whose free cells are `free` (order and hand not checked: for evaluations)."""
+        if level == 1:
+            return placement_starts(free, n)
+        return upper_starts(self.own[color][level - 1], self.pieces[color][level - 1], n, free)
+
     def groups_from(self, level: int, n: int) -> list[Group]:
         """Every length >= n in the mover's hand with a legal placement on `level`, shortest first.
 
@@ -104,10 +116,7 @@ class FoundationsScratch:
         out = []
         for m in LENGTHS:
             if m >= n and hand[m]:
-                if level == 1:
-                    h, v = placement_starts(free, m)
-                else:
-                    h, v = upper_starts(self.own[color][level - 1], self.pieces[color][level - 1], m, free)
+                h, v = self.starts(color, level, m, free)
                 if h or v:
                     out.append((m, h, v))
         return out

@@ -207,10 +207,10 @@ class FoundationsKnowledge(PlayoutKnowledge):
         me = game.turn
         if game.is_over():
             return terminal_value(game, me)
-        model = model_value(game.scratch()) if LEAF_MIX > 0 else 0.0
+        scratch = game.scratch()
+        model = model_value(scratch) if LEAF_MIX > 0 else 0.0  # read before the playout moves it on
         if LEAF_MIX >= 1:
             return model
-        scratch = game.scratch()
         ctx.tm.nodes += play_out(scratch, rng, self.playout_plies, ctx.tm, DEVIATE, PLAYOUT_SAMPLE)
         if scratch.is_over():
             scores = scratch.hand_value(0), scratch.hand_value(1)

@@ -8,17 +8,17 @@ order, or on the next), how much room they have, its level and whether it has pa
 Fitted (benchmarks/fit_foundations_value.py, its defaults) to the mean of 64 playouts
 on 8,302 positions from 350 self-play games: mean squared error 0.043 on held-out
 positions where one playout's is 0.14, at about 23 us a position where a playout
-takes about 100 us. It is biased where one
-playout is not, so the search averages the two (foundations_search.LEAF_MIX).
+takes about 100 us. It is biased where one playout is not, so the search averages
+the two (foundations_search.LEAF_MIX). The rules' questions (can a side build on a
+level, where does a length fit) are the scratch position's (protocol/).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from protocol.board import LENGTHS, VALUE, placement_starts
-from protocol.foundations_bits import MAX_LEVEL, upper_starts
+from protocol.board import LENGTHS, VALUE
+from protocol.foundations_scratch import FoundationsScratch
 
 FEATURES = ("hand value", "pieces in hand", "value that fits on the level", "value that fits on the next level",
             "value that fits nowhere", "log(1 + placements on the level)", "log(1 + placements on the next level)",
@@ -30,20 +30,11 @@ BIAS = 0.2958
 """The side to move's edge: its logit when both sides' features are equal."""
 
 
-def _placements(sc: Any, side: int, level: int, n: int, free: int) -> int:
-    """How many length-n placements `side` has on `level` (buildable) whose free cells are `free`."""
-    if level == 1:
-        h, v = placement_starts(free, n)
-    else:
-        h, v = upper_starts(sc.own[side][level - 1], sc.pieces[side][level - 1], n, free)
-    return h.bit_count() + v.bit_count()
+def _count(starts: tuple[int, int]) -> int:
+    return starts[0].bit_count() + starts[1].bit_count()
 
 
-def _buildable(sc: Any, side: int, level: int) -> bool:
-    return level <= MAX_LEVEL and (level == 1 or len(sc.pieces[side][level - 1]) >= 2)
-
-
-def value_features(sc: Any, side: int) -> list[float]:
+def value_features(sc: FoundationsScratch, side: int) -> list[float]:
     """`side`'s FEATURES in a protocol.foundations_scratch.FoundationsScratch (read only)."""
     hand = sc.hand[side]
     level = sc.level[side]
@@ -53,16 +44,16 @@ def value_features(sc: Any, side: int) -> list[float]:
     room_here = room_next = 0
     passed = side in sc.passed
     if not passed:
-        here_ok = _buildable(sc, side, level)
-        next_ok = _buildable(sc, side, level + 1)
+        here_ok = sc.buildable(side, level)
+        next_ok = sc.buildable(side, level + 1)
         free_here = sc.free_cells(level) if here_ok else 0
         free_next = sc.free_cells(level + 1) if next_ok else 0
         for n in LENGTHS:
             k = hand[n]
             if not k:
                 continue
-            here = _placements(sc, side, level, n, free_here) if here_ok and n >= minimum else 0
-            above = _placements(sc, side, level + 1, n, free_next) if next_ok else 0
+            here = _count(sc.starts(side, level, n, free_here)) if here_ok and n >= minimum else 0
+            above = _count(sc.starts(side, level + 1, n, free_next)) if next_ok else 0
             room_here += here * k
             room_next += above * k
             if here:
@@ -75,7 +66,7 @@ def value_features(sc: Any, side: int) -> list[float]:
             math.log1p(room_here), math.log1p(room_next), float(passed), level]
 
 
-def model_value(sc: Any) -> float:
+def model_value(sc: FoundationsScratch) -> float:
     """The chance that the side to move of scratch position `sc` wins, by the model."""
     me = sc.turn
     mine, theirs = value_features(sc, me), value_features(sc, 1 - me)
