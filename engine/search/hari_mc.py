@@ -47,6 +47,8 @@ of a point for the side with more room ((mine - theirs) / (mine + theirs + 1) ti
 0.5 or 0.95): 51.2% and 51.2%. Killer moves (two a ply) in the end game's
 alpha-beta: 8-13% fewer nodes to a given depth (43 end-game positions), too few
 for one more ply.
+The answer the most played candidate (UCB1's choice), not the best mean: 50.4% (+-3.4) over 400
+(--offset 46000, 2026-11-25).
 """
 
 from __future__ import annotations
