@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np
+from ab_inprocess import book_openings
 from scipy.optimize import minimize
 
 from engine.search import foundations_search
@@ -35,19 +37,12 @@ from engine.strategies.base import Limits
 from protocol import registry
 
 
-def _book() -> list[list[str]]:
-    from referee.book import shipped_book
-
-    lines = shipped_book("foundations").read_text().splitlines()
-    return [line.split("#")[0].split() for line in lines if line.split("#")[0].strip()]
-
-
 def label_game(job: tuple[int, int, int]) -> list[tuple[list[float], float, float]]:
     """(feature differences, mean playout result, its variance) of the positions of one self-play game."""
     seed, ms, playouts = job
     foundations_search.LEAF_MIX = 0.0  # the playouts alone are the target
     rng = random.Random(seed)
-    openings = _book()
+    openings = book_openings("foundations")
     game: Any = registry.entry("foundations").game_class().start()
     for text in openings[seed % len(openings)]:
         game.push(game.parse_move(text))

@@ -39,7 +39,7 @@ def value_features(sc: FoundationsScratch, side: int) -> list[float]:
     hand = sc.hand[side]
     level = sc.level[side]
     minimum = sc.minlen[side]
-    hand_value = sum(VALUE[n] * hand[n] for n in LENGTHS)
+    hand_value = sc.hand_value(side)
     fits_here = fits_next = fits = 0
     room_here = room_next = 0
     passed = side in sc.passed
