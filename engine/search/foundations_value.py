@@ -11,6 +11,14 @@ positions where one playout's is 0.14, at about 23 us a position where a playout
 takes about 100 us. It is biased where one playout is not, so the search averages
 the two (foundations_search.LEAF_MIX). The rules' questions (can a side build on a
 level, where does a length fit) are the scratch position's (protocol/).
+
+Tried and not kept (2026-11-25): one row of weights per phase of the game (the
+pieces left in both hands, four at a time: seven rows) fits the playout means
+better (held-out R2 0.58 where one row has 0.52, on 10,459 positions; gradient
+boosting over the same nine differences reaches 0.61, a small neural net 0.53),
+but played worse: 46.8% (+-4.4) in-process over 400 games against one row
+(book, 100 ms, --offset 47000). A closer fit to the playouts is not a better
+judge of the position.
 """
 
 from __future__ import annotations

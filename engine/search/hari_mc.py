@@ -49,6 +49,10 @@ alpha-beta: 8-13% fewer nodes to a given depth (43 end-game positions), too few
 for one more ply.
 The answer the most played candidate (UCB1's choice), not the best mean: 50.4% (+-3.4) over 400
 (--offset 46000, 2026-11-25).
+Sequential halving at the root instead of UCB1 (the planned time cut into log2(k) equal slices, the
+candidates sharing each evenly, the worse half by mean dropped after each): 51.1% (+-2.9) over 400
+(--offset 47500); with it and K = 32, 50.2% (+-2.8) (--offset 47900), both against UCB1 with K = 16.
+How the root shares its playouts is not what limits this search (2026-11-25).
 """
 
 from __future__ import annotations
