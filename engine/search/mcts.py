@@ -7,7 +7,8 @@ WIDEN_FACTOR * N ** WIDEN_POWER`` of them (N = the node's visits) compete for
 visits, so the tree grows deep along good moves and widens as it learns.
 
 Selection maximises ``Q + C_PUCT * P * sqrt(N) / (1 + n)``; an unvisited
-child's Q is its parent's Q minus FPU_REDUCTION. A new leaf is valued by the
+child's Q is its parent's Q minus FPU_REDUCTION. A game's knowledge may set its
+own ``fpu_reduction`` and ``widen_factor`` (FOUNDATIONS does). A new leaf is valued by the
 knowledge's ``leaf_value`` (a static evaluation, possibly after a short
 playout) as the probability that its side to move wins; game ends are exact.
 A leaf's candidates are built at its second visit, not its first (most leaves
@@ -184,6 +185,8 @@ class MCTS:
                  root_moves: Scored | None = None) -> None:
         self.game = game
         self.k = knowledge
+        self.fpu_reduction: float = getattr(knowledge, "fpu_reduction", FPU_REDUCTION)
+        self.widen_factor: float = getattr(knowledge, "widen_factor", WIDEN_FACTOR)
         self.ctx = ctx
         self.rng = rng
         self.root = Node(mover=1 - game.turn)
@@ -210,7 +213,7 @@ class MCTS:
 
     def _widening(self, node: Node) -> int:
         assert node.moves is not None
-        return min(len(node.moves), WIDEN_BASE + int(WIDEN_FACTOR * node.visits ** WIDEN_POWER))
+        return min(len(node.moves), WIDEN_BASE + int(self.widen_factor * node.visits ** WIDEN_POWER))
 
     def _select(self, node: Node) -> int:
         """Index of the child to descend into (PUCT over the widened prefix).
@@ -222,7 +225,7 @@ class MCTS:
         if node.ordered and node.tried < limit:
             limit = node.tried + 1
         sqrt_n = math.sqrt(node.visits + 1)
-        fpu = max(0.0, (1.0 - node.q()) - FPU_REDUCTION) if node.visits else 0.5
+        fpu = max(0.0, (1.0 - node.q()) - self.fpu_reduction) if node.visits else 0.5
         best_i, best_score = 0, -1e18
         children, priors = node.children, node.priors
         assert children is not None and priors is not None
