@@ -11,7 +11,7 @@ import pytest
 
 from engine.search import foundations_search, isaac_search
 from engine.search.context import SearchContext
-from engine.search.mcts import C_PUCT, FPU_REDUCTION, MCTS
+from engine.search.mcts import C_PUCT, FPU_REDUCTION, MCTS, WIDEN_BASE, WIDEN_FACTOR, WIDEN_POWER
 from engine.search.timeman import TimeManager
 from engine.strategies import Limits
 from protocol import game_from_position, new_game
@@ -21,7 +21,7 @@ def _full_scan(tree: MCTS, node) -> int:
     """The PUCT choice over every child of the widened prefix (the definition)."""
     limit = tree._widening(node)
     sqrt_n = math.sqrt(node.visits + 1)
-    fpu = max(0.0, (1.0 - node.q()) - FPU_REDUCTION) if node.visits else 0.5
+    fpu = max(0.0, (1.0 - node.q()) - tree.fpu_reduction) if node.visits else 0.5
     best_i, best_score = 0, -1e18
     for i in range(limit):
         child = node.children[i]
@@ -68,3 +68,28 @@ def test_select_looks_at_the_tried_prefix_and_chooses_as_a_full_scan(setup):
             assert tree._select(node) == _full_scan(tree, node)
             checked += 1
     assert checked > 500
+
+
+def test_foundations_has_its_own_first_play_urgency_and_widening_and_isaac_the_defaults():
+    """The knowledge's settings reach the tree: an unvisited child of a visited node is worth its
+    parent's value minus the game's reduction, and the prefix in play grows by the game's factor."""
+    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None)
+    cases = [(new_game("foundations"), foundations_search.FoundationsKnowledge(), foundations_search.FPU_REDUCTION,
+              foundations_search.WIDEN_FACTOR),
+             (new_game("isaac"), isaac_search.IsaacKnowledge(), FPU_REDUCTION, WIDEN_FACTOR)]
+    assert foundations_search.FPU_REDUCTION != FPU_REDUCTION and foundations_search.WIDEN_FACTOR != WIDEN_FACTOR
+    for game, knowledge, reduction, factor in cases:
+        tree = MCTS(game, knowledge, ctx, random.Random(5), root_moves=knowledge.candidates(game))
+        assert (tree.fpu_reduction, tree.widen_factor) == (reduction, factor)
+        for _ in range(60):
+            tree.simulate()
+        root = tree.root
+        assert tree._widening(root) == min(len(root.moves), WIDEN_BASE + int(factor * root.visits ** WIDEN_POWER))
+        # an untried child scores its parent's value minus the reduction: with no prior it is chosen
+        # exactly when that beats every tried child's mean (no exploration term without a prior)
+        untried = root.tried
+        assert untried < tree._widening(root)  # an untried child is in play
+        root.priors = [0.0] * len(root.priors)
+        best_tried = max(c.total / c.visits for c in root.children[:untried] if c is not None and c.visits)
+        fpu = max(0.0, (1.0 - root.q()) - reduction)
+        assert (tree._select(root) >= untried) == (fpu > best_tried)
