@@ -50,7 +50,10 @@ WIDEN_FACTOR = 2.5
 """Progressive widening: an inner node's moves in play grow as 3 + this x sqrt(visits) (mcts: 1.5).
 In-process (100 ms, shipped book, 400 games each, against 0.2 and 1.5): FPU reduction 0.08 scored 56.9%
 (+-4.6, --offset 49000) and 0.35 45.1% (48000); widening 2.5 53.4% (+-4.2, 48500) and 1.0 47.1% (49500);
-both 0.08 and 2.5 61.8% (+-4.0, 50000). Both let the search try more of a node's moves sooner."""
+both 0.08 and 2.5 61.8% (+-4.0, 50000); 0.0 alone 57.4% (+-4.5, 50500), no better than 0.08;
+after it, widening 4.0 against 2.5 48.4% (+-4.6, 51500) and C_PUCT 1.0 against 1.4 48.2% (+-4.5, 52000). Both let the
+search try more of a node's moves sooner. Through the referee (shipped book, st=0.1) the SPRT [0, 20] of
+0.08 and 2.5 against 0.2 and 1.5 accepted H1 after 493 games: 56.0%, pair-based Elo +43 (+14, +72)."""
 PRIOR_TEMPERATURE = 1.0
 MARGIN_SCALE = 8.0
 WDL_WEIGHT = 0.95

@@ -53,6 +53,9 @@ Sequential halving at the root instead of UCB1 (the planned time cut into log2(k
 candidates sharing each evenly, the worse half by mean dropped after each): 51.1% (+-2.9) over 400
 (--offset 47500); with it and K = 32, 50.2% (+-2.8) (--offset 47900), both against UCB1 with K = 16.
 How the root shares its playouts is not what limits this search (2026-11-25).
+Playouts stopped at 8 plays left and judged by the end game's packing race with upgrades
+(hari_eval.contest_margin, blended as terminal_value blends a game end): 45.8% (+-3.1) over 400
+(--offset 51000).
 """
 
 from __future__ import annotations
