@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 
 import pytest
 from foundations_games import varied_games
@@ -76,7 +77,7 @@ def test_the_value_is_one_difference_seen_from_either_side():
 
 
 def test_a_leaf_is_the_model_and_the_playout_in_leaf_mixs_shares(monkeypatch):
-    ctx = SearchContext(TimeManager(Limits(infinite=True), __import__("threading").Event()), None)
+    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None)
     knowledge = foundations_search.FoundationsKnowledge()
     game = new_game("foundations")
     for text in ("a0c0", "a9c9", "d0f0", "d9f9"):
