@@ -132,11 +132,28 @@ def segment_at(a: int, b: int) -> Segment | None:
 
 
 def placement_starts(empty: int, length: int) -> tuple[int, int]:
-    """Start-cell bitboards (horizontal, vertical) of every run of `length` empty cells."""
-    h = v = empty
-    for k in range(1, length):
-        h &= empty >> k
-        v &= empty >> (10 * k)
+    """Start-cell bitboards (horizontal, vertical) of every run of `length` empty cells.
+
+    Runs are built by doubling (runs of 2, then 4, then the length from two overlapping
+    shorter runs): at most three shifts a direction where one cell at a time takes six.
+    Rows wrap into the next row here; H_START and V_START keep only starts that fit."""
+    h = empty & (empty >> 1)  # runs of 2
+    v = empty & (empty >> 10)
+    if length == 3:
+        h &= empty >> 2
+        v &= empty >> 20
+    elif length == 4:
+        h &= h >> 2
+        v &= v >> 20
+    else:
+        h4 = h & (h >> 2)  # runs of 4
+        v4 = v & (v >> 20)
+        if length == 5:
+            h, v = h4 & (empty >> 4), v4 & (empty >> 40)
+        elif length == 6:
+            h, v = h4 & (h >> 4), v4 & (v >> 40)
+        else:  # 7: two runs of 4 overlapping by one cell
+            h, v = h4 & (h4 >> 3), v4 & (v4 >> 30)
     return h & H_START[length], v & V_START[length]
 
 

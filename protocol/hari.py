@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from itertools import islice
+from operator import attrgetter
 from typing import NamedTuple
 
 from .board import (
@@ -238,6 +239,18 @@ class HariGame(Game):
         game._turn = self._turn
         game._passes = list(self._passes)
         return game
+
+    def search_key(self) -> tuple[frozenset[Segment], frozenset[Segment], tuple[int, ...], tuple[int, ...],
+                                  int, int, int, tuple[int, ...]]:
+        """A hashable key naming the position exactly, for a search's transposition table.
+
+        Two positions have the same key exactly when they have the same position string:
+        the pieces of each colour (not only the cells they cover: collinear pieces side by
+        side slide differently from one long piece), the hands, the shortest length each
+        side may still play, the side to move and who has passed."""
+        return (frozenset(self._pieces[DARK]), frozenset(self._pieces[LIGHT]), tuple(self._hands[DARK]),
+                tuple(self._hands[LIGHT]), self._min_length[DARK], self._min_length[LIGHT], self._turn,
+                tuple(self._passes))
 
     # -- state --------------------------------------------------------------
     @property
@@ -575,8 +588,8 @@ class HariGame(Game):
         return move
 
 
-def _piece_order(seg: Segment) -> tuple[int, int]:
-    return seg.lo, seg.hi
+_piece_order = attrgetter("lo", "hi")
+"""Pieces in (lo, hi) order: the board's reading order (a C-level key: searches sort pieces often)."""
 
 
 def _walk_slide_sets(pieces: list[Segment], occupied: int, budget: int

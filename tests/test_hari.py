@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -468,6 +469,30 @@ def test_push_pop_restores_every_field():
     for move in reversed(played):
         assert game.pop() == move
     assert game.position() == before
+
+
+def test_search_key_is_equal_exactly_when_the_positions_are():
+    games = [short_first_position(seed, plies) for seed in range(8) for plies in (4, 9, 14, 19)]
+    by_key: dict[object, str] = {}
+    for game in games:
+        for move in itertools.islice(game.legal_moves(), 30):
+            game.push(move)
+            key, text = game.search_key(), game.position()
+            assert hash(key) == hash(game.copy().search_key())
+            assert by_key.setdefault(key, text) == text
+            game.pop()
+    assert len(set(by_key.values())) == len(by_key)
+    # The same cells covered by different pieces are different positions (they slide differently).
+    one = HariGame.from_position("hari a0c0,d0g0/a9c9 3333444555667/33334444555667 l -")
+    two = HariGame.from_position("hari a0d0,e0g0/a9c9 3333444555667/33334444555667 l -")
+    assert one.empty_cells() == two.empty_cells() and one.search_key() != two.search_key()
+    # Transposed move orders reach one key.
+    a, b = HariGame.start(), HariGame.start()
+    for text in ("a0c0", "a9c9", "e0g0"):
+        a.play(text)
+    for text in ("e0g0", "a9c9", "a0c0"):
+        b.play(text)
+    assert a.search_key() == b.search_key()
 
 
 def test_copy_is_independent():

@@ -118,6 +118,13 @@ def touching(empty: int, n: int, piece: Segment) -> Iterator[Segment]:
     return segments_from_starts(h & cover_h, v & cover_v, n)
 
 
+def _fits_touching(empty: int, n: int, piece: Segment) -> bool:
+    """Whether some placement of length n in `empty` covers a cell of `piece` (touching() is not empty)."""
+    h, v = placement_starts(empty, n)
+    cover_h, cover_v = COVERS[n][piece.index]
+    return bool(h & cover_h or v & cover_v)
+
+
 def worth_sliding(piece: Segment, off: bool, n: int) -> bool:
     """Whether `piece` may slide to make room for a play of length n: worth at most the play (SPEC 5's
     budget), and strictly less when it leaves the board (an upgrade; an even swap only loses the piece)."""
@@ -130,7 +137,10 @@ def room_by_one_slide(pieces: list[Segment], empty: int, n: int) -> tuple[Segmen
     most the play); None when no single slide makes room. Along a line first (nothing is lost),
     then off the board when the play is worth more, the cheapest piece first."""
     occupied = ALL_CELLS & ~empty
-    movable = sorted((p for p in pieces if worth_sliding(p, False, n)), key=lambda p: p.value)
+    # Whatever the slide, the cells it frees lie in the piece's own cells: a piece with no room for n
+    # even once lifted off the board (most of them) has no slide that makes room.
+    movable = sorted((p for p in pieces if worth_sliding(p, False, n) and _fits_touching(empty | p.mask, n, p)),
+                     key=lambda p: p.value)
     for off in (False, True):
         for piece in movable:
             if off and not worth_sliding(piece, True, n):

@@ -45,6 +45,7 @@ from protocol.board import (
     iter_placements,
 )
 from protocol.errors import IllegalMoveError
+from protocol.hari import HariGame
 from protocol.hari import slide_ends
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Move, Slide
@@ -286,6 +287,8 @@ def choose_mcts(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move
     return run_mcts(game, HariKnowledge(), ctx, rng, candidate_moves(game))
 
 
+KEYED = True
+
 WIN = 1000.0
 """Alpha-beta value of a won game (margins are at most 36 points)."""
 
@@ -365,7 +368,7 @@ def _alpha_beta(game: Any, ctx: SearchContext, moves: list[Move], inner: Callabl
     leaves valued by `evaluate`."""
     if len(moves) == 1:
         return moves[0], Info(depth=1, pv=[str(moves[0])])
-    ab = AlphaBeta(ctx, inner, evaluate, _ab_terminal, WIN)
+    ab = AlphaBeta(ctx, inner, evaluate, _ab_terminal, WIN, key=HariGame.search_key if KEYED else None)
     ab.CHECK_EVERY = 1  # a node costs about 0.1-1 ms here: look at the clock at every one
     last: dict[str, Info | None] = {"info": None}
 

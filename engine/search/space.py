@@ -66,6 +66,8 @@ def first_fit(empty: int, n: int) -> Segment | None:
             seg = table[low.bit_length() - 1]
             f = (NEIGHBOURS[seg.index] & empty).bit_count()
             if f < best_free:
+                if not f:
+                    return seg  # nothing can be snugger than no free neighbour
                 best, best_free = seg, f
     return best
 
