@@ -149,8 +149,10 @@ def test_depth_limit_tree_search(position):
     assert_legal(position, move)
 
 
-def test_depth_limit_hari_flat_monte_carlo():
-    """HARI's flat Monte Carlo reads `go depth d` as d playouts per root candidate."""
+def test_depth_limit_hari_flat_monte_carlo(monkeypatch):
+    """HARI's flat Monte Carlo (the search where the C core is not built) reads `go depth d` as d playouts
+    per root candidate."""
+    monkeypatch.setattr(hari_search, "NATIVE", False)
     move, infos, seconds = run(MIDGAMES[3], Limits(depth=1))
     _, twice, _ = run(MIDGAMES[3], Limits(depth=2))
     assert infos[-1].depth == 1 and infos[-1].rollouts

@@ -45,15 +45,15 @@ from protocol.board import (
     iter_placements,
 )
 from protocol.errors import IllegalMoveError
-from protocol.hari import HariGame
-from protocol.hari import slide_ends
+from protocol.hari import HariGame, slide_ends
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Move, Slide
 
+from . import hari_native
 from .alphabeta import ABResult, AlphaBeta
 from .context import SearchContext, logistic, win_probability_to_cp
+from .hari_eval import ROOT_PER_LENGTH, contest_margin, touching, worth_sliding
 from .hari_eval import candidates as hari_candidates
-from .hari_eval import contest_margin, touching, worth_sliding
 from .mcts import PlayoutKnowledge, Scored, run_mcts
 from .space import NEIGHBOURS, dead_cells, first_fit, pack_value, spread_fit
 
@@ -288,6 +288,8 @@ def choose_mcts(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move
 
 
 KEYED = True
+NATIVE = True
+"""Run the end game's alpha-beta in the C core when it was built (hari_native)."""
 
 WIN = 1000.0
 """Alpha-beta value of a won game (margins are at most 36 points)."""
@@ -337,7 +339,11 @@ def plays_left(game: Any) -> int:
 
 
 def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Info]:
-    """Strategy search's HARI move: flat Monte Carlo over the heuristic's candidates (engine.search.hari_mc)."""
+    """Strategy search's HARI move: the C core's alpha-beta at every move when it was built (hari_native);
+    else flat Monte Carlo over the heuristic's candidates (engine.search.hari_mc), and the Python alpha-beta
+    once ENDGAME_PLIES plays are left."""
+    if NATIVE and hari_native.AVAILABLE:
+        return choose_endgame(game, ctx)
     if ENDGAME_PLIES and plays_left(game) <= ENDGAME_PLIES:
         return choose_endgame(game, ctx)
     from .hari_mc import choose as choose_mc
@@ -346,7 +352,10 @@ def choose(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move, Inf
 
 def choose_endgame(game: Any, ctx: SearchContext) -> tuple[Move, Info]:
     """Alpha-beta toward the game's end over hari_eval's root candidates (slides included) at every ply,
-    ENDGAME_ROOT_PER_LENGTH placements a length at the root."""
+    ENDGAME_ROOT_PER_LENGTH placements a length at the root; in the C core when it was built
+    (engine.search.hari_native: the same search, with a transposition table)."""
+    if NATIVE and hari_native.AVAILABLE:
+        return hari_native.choose_endgame(game, ctx, ENDGAME_ROOT_PER_LENGTH, ROOT_PER_LENGTH, plays_left(game) + 2)
     return _alpha_beta(game, ctx, hari_candidates(game, root=True, per_length=ENDGAME_ROOT_PER_LENGTH),
                        lambda g, ply: hari_candidates(g, root=True),
                        plays_left(game) + 2, _endgame_evaluate)  # + the two closing passes

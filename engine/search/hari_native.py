@@ -1,0 +1,100 @@
+"""The HARI end game's alpha-beta run by the C core (engine/search/_harifast.c), when it was built.
+
+The C core mirrors hari_eval.candidates (root=True), hari_eval.contest_margin (with upgrades)
+and the end game's alpha-beta (hari_search.choose_endgame) about a hundred times faster, with
+a transposition table. This module hands it a position, turns its answers back into protocol
+moves, and lets the rules vet them: the driver plays a move only after ``check_move``.
+``AVAILABLE`` is False where the extension could not be compiled (setup.py builds it as
+optional); hari_search then runs its Python alpha-beta.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from protocol.board import SEGMENTS
+from protocol.messages import Info
+from protocol.moves import PASS, HariMove, Move, Slide
+
+from .context import SearchContext, logistic, win_probability_to_cp
+
+_core: ModuleType | None
+try:
+    from . import _harifast as _core
+except ImportError:  # not compiled here: the Python alpha-beta plays instead
+    _core = None
+
+AVAILABLE = _core is not None
+TABLE_BITS = 18
+"""Transposition table of 2**18 entries (8 MB) for one search."""
+
+NativeMove = tuple[int, int, int, int]
+"""(slid piece or -1, its end or -1 for off the board, placed segment or -1, length; 0 for a pass)."""
+
+
+def position_tuple(game: Any) -> tuple[Any, ...]:
+    """The position as the C core reads it (HariGame's public state)."""
+    return ([s.index for s in game.pieces(0)], [s.index for s in game.pieces(1)], game.hand(0), game.hand(1),
+            game.min_length(0), game.min_length(1), game.turn, game.passes)
+
+
+def to_move(native: Sequence[int]) -> Move:
+    """A C move as a protocol move (not yet checked)."""
+    start, end, place, length = native
+    if length == 0:
+        return PASS
+    slides = (Slide(SEGMENTS[start], SEGMENTS[end] if end >= 0 else None),) if start >= 0 else ()
+    if place >= 0:
+        return HariMove(slides, SEGMENTS[place], 0)
+    return HariMove(slides, None, length)
+
+
+def candidates(game: Any, per_length: int) -> list[Move]:
+    """hari_eval.candidates(game, root=True, per_length), computed by the C core."""
+    assert _core is not None
+    return [to_move(m) for m in _core.candidates(position_tuple(game), per_length)]
+
+
+def contest_margin(game: Any, color: int) -> int:
+    """hari_eval.contest_margin(game, color, upgrades=True), computed by the C core."""
+    assert _core is not None
+    return int(_core.contest_margin(position_tuple(game), color))
+
+
+def _info(depth: int, value: float, pv: Sequence[Sequence[int]]) -> Info:
+    p = logistic(value / 6.0)  # hari_search.MARGIN_SCALE: a point of margin, as the Python search reports
+    return Info(depth=depth, score_cp=win_probability_to_cp(p), pv=[str(to_move(m)) for m in pv])
+
+
+def choose_endgame(game: Any, ctx: SearchContext, root_per_length: int, inner_per_length: int,
+                   max_depth: int) -> tuple[Move, Info]:
+    """Iterative-deepening alpha-beta to `max_depth` plies in the C core, within ctx's limits."""
+    assert _core is not None
+    position = position_tuple(game)
+    root = _core.candidates(position, root_per_length)
+    if len(root) == 1:
+        move = to_move(root[0])
+        return move, Info(depth=1, pv=[str(move)])
+    tm = ctx.tm
+    last: dict[str, Info | None] = {"info": None}
+    start_nodes = tm.nodes
+
+    def on_depth(depth: int, value: float, pv: list[NativeMove], nodes: int) -> bool:
+        tm.nodes = start_nodes + nodes
+        last["info"] = _info(depth, value, pv)
+        ctx.maybe_report()
+        return tm.soft_expired() or ctx.depth_reached(depth)
+
+    ctx.snapshot = lambda: last["info"]
+    hard = tm.hard_deadline()
+    node_limit = max(1, tm.node_limit - tm.nodes) if tm.node_limit is not None else 0  # 0: none
+    best, value, depth, nodes, _complete, pv = _core.search(
+        position, root, inner_per_length, max_depth, TABLE_BITS, node_limit, hard if hard is not None else 0.0,
+        tm.must_stop, on_depth)
+    tm.nodes = start_nodes + nodes
+    if not math.isfinite(value):
+        value = 0.0
+    return to_move(best), _info(depth, value, pv or [best])

@@ -1,0 +1,157 @@
+"""The C core of HARI's search (engine/search/_harifast.c via hari_native) against the Python it mirrors.
+
+The core is a private model of the position for speed; these tests hold it to the Python
+functions value for value (pieces, candidates, the packing race, the alpha-beta's move, value,
+node count and principal variation), to the rules (every move it proposes is legal), and to the
+engine's limits (time, nodes, stop)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from engine.search import hari_eval, hari_native, hari_search
+from engine.search.alphabeta import AlphaBeta
+from engine.search.context import SearchContext
+from engine.search.timeman import TimeManager
+from engine.strategies.base import Limits
+from protocol import game_from_position, new_game
+from protocol.board import SEGMENTS
+from protocol.moves import PASS
+from referee.book import shipped_book
+from referee.openings import read_opening_file
+
+
+def varied_positions(count: int, seed: int) -> list:
+    """Positions from the shipped book's openings, played on by candidates drawn near the front of the list."""
+    rng = random.Random(seed)
+    openings = read_opening_file("hari", str(shipped_book("hari")))
+    found = []
+    while len(found) < count:
+        game = new_game("hari")
+        for text in openings[rng.randrange(len(openings))].moves:
+            game.push(game.parse_move(text))
+        for _ in range(rng.randrange(0, 24)):
+            if game.is_over():
+                break
+            moves = hari_eval.candidates(game, root=True)
+            game.push(moves[min(len(moves) - 1, int(rng.expovariate(1 / 4)))])
+        if not game.is_over():
+            found.append(game)
+    return found
+
+
+POSITIONS = varied_positions(120, seed=5)
+
+
+def test_the_core_is_built():
+    """The engine's HARI strength depends on it: a failed build must not pass unnoticed (needs a C compiler)."""
+    assert hari_native.AVAILABLE
+
+
+def test_segments_are_the_boards():
+    from engine.search import _harifast
+
+    assert _harifast.segments() == [(s.lo, s.hi, s.length, int(s.horizontal)) for s in SEGMENTS]
+
+
+def test_race_and_candidates_equal_the_python_ones():
+    plays_left = set()
+    for game in POSITIONS:
+        plays_left.add(hari_search.plays_left(game))
+        for color in (0, 1):
+            assert hari_native.contest_margin(game, color) == hari_eval.contest_margin(game, color, upgrades=True)
+        for per_length in (10, 16):
+            native = hari_native.candidates(game, per_length)
+            assert [str(m) for m in native] == [str(m) for m in hari_eval.candidates(game, root=True,
+                                                                                       per_length=per_length)]
+            for move in native:
+                assert game.check_move(move) == move  # the rules accept every move the core proposes
+    assert len(plays_left) >= 10  # from the opening to the last plays
+
+
+def test_candidates_when_the_mover_must_pass():
+    game = game_from_position("hari a5a9,b1b4,c1c3,f3f6,f7f9,g0g2,h0j0,h1h4,i1i5,i6i8/a1a4,b5b7,c5c8,d2d6,"
+                              "e3e9,g5g7,h5h8,j3j6,j7j9 -/33 d l")
+    assert hari_native.candidates(game, 10) == [PASS]
+
+
+def _python_search(game, depth: int):
+    tm = TimeManager(Limits(depth=depth), threading.Event())
+    ab = AlphaBeta(SearchContext(tm, None), lambda g, ply: hari_eval.candidates(g, root=True),
+                   hari_search._endgame_evaluate, hari_search._ab_terminal, hari_search.WIN)
+    result = ab.iterate(game, hari_eval.candidates(game, root=True, per_length=16), depth)
+    return str(result.move), result.value, tm.nodes, [str(m) for m in result.pv]
+
+
+def _native_search(game, depth: int, table_bits: int):
+    from engine.search import _harifast
+
+    position = hari_native.position_tuple(game)
+    root = _harifast.candidates(position, 16)
+    best, value, _, nodes, _, pv = _harifast.search(position, root, 10, depth, table_bits, 0, 0.0, None, None)
+    return str(hari_native.to_move(best)), value, nodes, [str(hari_native.to_move(m)) for m in pv]
+
+
+def test_the_alpha_beta_equals_the_python_one_without_a_table():
+    rng = random.Random(2)
+    late = [g for g in POSITIONS if 3 <= hari_search.plays_left(g) <= 9]
+    for game in rng.sample(late, 10):
+        depth = 3 if hari_search.plays_left(game) > 5 else 4
+        assert _native_search(game, depth, 0) == _python_search(game.copy(), depth)
+
+
+def test_the_table_changes_the_work_not_the_solved_value():
+    for game in [g for g in POSITIONS if 2 <= hari_search.plays_left(g) <= 4][:12]:
+        depth = hari_search.plays_left(game) + 2  # to the end of the game: exact values
+        plain = _native_search(game, depth, 0)
+        keyed = _native_search(game, depth, 16)
+        assert keyed[1] == plain[1]
+        assert keyed[2] <= plain[2]
+
+
+def _run(game, limits: Limits, stop: threading.Event | None = None):
+    tm = TimeManager(limits, stop or threading.Event())
+    ctx = SearchContext(tm, None)
+    move, info = hari_search.choose(game.copy(), ctx, random.Random(1))
+    return move, info, tm
+
+
+def test_node_and_depth_limits():
+    game = POSITIONS[3]
+    move, _, tm = _run(game, Limits(nodes=500))
+    assert 500 <= tm.nodes <= 501 and game.check_move(move) == move
+    _, info, _ = _run(game, Limits(depth=2))
+    assert info.depth == 2
+
+
+def test_movetime_and_stop_are_kept_while_the_core_searches():
+    start = new_game("hari")  # 30 plays to go: never solved, the search runs until told
+    began = time.perf_counter()
+    move, _, _ = _run(start, Limits(movetime=120, move_overhead=20))
+    assert time.perf_counter() - began < 0.12 + 0.03
+    assert start.check_move(move) == move
+    stop = threading.Event()
+    timer = threading.Timer(0.1, stop.set)  # set from another thread: the core must let it run
+    timer.start()
+    began = time.perf_counter()
+    move, _, _ = _run(start, Limits(infinite=True), stop)
+    timer.cancel()
+    assert stop.is_set() and time.perf_counter() - began < 0.1 + 0.05
+    assert start.check_move(move) == move
+
+
+@pytest.mark.parametrize("position, error", [
+    (([1, 2], [3], (0,) * 8, (0,) * 8, 0, 0, 0), TypeError),  # too few fields
+    (([9999], [], (0,) * 8, (0,) * 8, 0, 0, 0, ()), ValueError),  # no such segment
+    (([], [], (0,) * 5, (0,) * 8, 0, 0, 0, ()), ValueError),  # a hand has 8 counts
+    ((list(range(40)), [], (0,) * 8, (0,) * 8, 0, 0, 0, ()), ValueError),  # more pieces than a set
+])
+def test_bad_input_to_the_core_is_an_error_not_a_crash(position, error):
+    from engine.search import _harifast
+
+    with pytest.raises(error):
+        _harifast.candidates(position, 10)
