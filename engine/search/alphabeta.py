@@ -32,8 +32,6 @@ from .context import SearchContext
 INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2
 """Transposition-table bounds: the value is exact, at least (a cut-off), or at most (all moves failed low)."""
-PROBE = 1e-6
-"""Width of a late move's null-window probe: it only asks whether the move beats alpha."""
 USE_PARTIAL = True
 """Play the best move of an iteration cut short (the previous best is always searched first)."""
 
@@ -60,9 +58,6 @@ class AlphaBeta:
     """
 
     CHECK_EVERY = 16
-    reduce_after: int | None = None
-    """Late move reductions: below the root, the moves after the first `reduce_after` of a node
-    are first probed one ply shallower with a null window (None: every move searched fully)."""
 
     def __init__(self, ctx: SearchContext, candidates: Callable[[Any, int], Sequence[Move]],
                  evaluate: Callable[[Any], float], terminal: Callable[[Any, int], float],
@@ -140,18 +135,14 @@ class AlphaBeta:
         best = -INF
         best_move: Move | None = None
         child_pv: list[Move] = []
-        reduce_after = self.reduce_after if depth >= 2 else None
-        for i, move in enumerate(moves):
+        for move in moves:
             game.push(move)
             try:
                 self._count_node()
-                if reduce_after is not None and i >= reduce_after:
-                    # A late move: a reduced null-window probe first; searched fully only if it may beat alpha.
-                    value = self._child(game, mover, depth - 2, alpha, alpha + PROBE, ply, child_pv)
-                    if value > alpha:
-                        value = self._child(game, mover, depth - 1, alpha, beta, ply, child_pv)
+                if game.turn == mover:
+                    value = self._search(game, depth - 1, alpha, beta, ply + 1, child_pv)
                 else:
-                    value = self._child(game, mover, depth - 1, alpha, beta, ply, child_pv)
+                    value = -self._search(game, depth - 1, -beta, -alpha, ply + 1, child_pv)
             finally:
                 game.pop()
             if value > best:
@@ -166,13 +157,6 @@ class AlphaBeta:
             bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             self.table[key] = (depth, self._to_table(best, ply), bound, best_move)
         return best
-
-    def _child(self, game: Any, mover: int, depth: int, alpha: float, beta: float, ply: int,
-               pv: list[Move]) -> float:
-        """The value for `mover` of the position just pushed, searched to `depth` in the window (alpha, beta)."""
-        if game.turn == mover:
-            return self._search(game, depth, alpha, beta, ply + 1, pv)
-        return -self._search(game, depth, -beta, -alpha, ply + 1, pv)
 
     # -- root -------------------------------------------------------------------
     def search_root(self, game: Any, depth: int, moves: Sequence[Move], alpha: float = -INF,

@@ -11,7 +11,7 @@ optional); hari_search then runs its Python alpha-beta.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -19,7 +19,8 @@ from protocol.board import SEGMENTS
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Move, Slide
 
-from .context import SearchContext, logistic, win_probability_to_cp
+from .alphabeta import ABResult
+from .context import SearchContext
 
 _core: ModuleType | None
 try:
@@ -64,14 +65,15 @@ def contest_margin(game: Any, color: int) -> int:
     return int(_core.contest_margin(position_tuple(game), color))
 
 
-def _info(depth: int, value: float, pv: Sequence[Sequence[int]]) -> Info:
-    p = logistic(value / 6.0)  # hari_search.MARGIN_SCALE: a point of margin, as the Python search reports
-    return Info(depth=depth, score_cp=win_probability_to_cp(p), pv=[str(to_move(m)) for m in pv])
+def _result(depth: int, value: float, pv: Sequence[Sequence[int]], complete: bool = True) -> ABResult:
+    moves = [to_move(m) for m in pv]
+    return ABResult(moves[0], value, depth, moves, complete)
 
 
 def choose_endgame(game: Any, ctx: SearchContext, root_per_length: int, inner_per_length: int,
-                   max_depth: int) -> tuple[Move, Info]:
-    """Iterative-deepening alpha-beta to `max_depth` plies in the C core, within ctx's limits."""
+                   max_depth: int, info_of: Callable[[ABResult], Info]) -> tuple[Move, Info]:
+    """Iterative-deepening alpha-beta to `max_depth` plies in the C core, within ctx's limits;
+    `info_of` reports a result as the Python alpha-beta's would be (hari_search._ab_info)."""
     assert _core is not None
     position = position_tuple(game)
     root = _core.candidates(position, root_per_length)
@@ -84,17 +86,17 @@ def choose_endgame(game: Any, ctx: SearchContext, root_per_length: int, inner_pe
 
     def on_depth(depth: int, value: float, pv: list[NativeMove], nodes: int) -> bool:
         tm.nodes = start_nodes + nodes
-        last["info"] = _info(depth, value, pv)
+        last["info"] = info_of(_result(depth, value, pv))
         ctx.maybe_report()
         return tm.soft_expired() or ctx.depth_reached(depth)
 
     ctx.snapshot = lambda: last["info"]
     hard = tm.hard_deadline()
     node_limit = max(1, tm.node_limit - tm.nodes) if tm.node_limit is not None else 0  # 0: none
-    best, value, depth, nodes, _complete, pv = _core.search(
+    best, value, depth, nodes, complete, pv = _core.search(
         position, root, inner_per_length, max_depth, TABLE_BITS, node_limit, hard if hard is not None else 0.0,
         tm.must_stop, on_depth)
     tm.nodes = start_nodes + nodes
-    if not math.isfinite(value):
+    if not math.isfinite(value):  # no iteration finished a single root move
         value = 0.0
-    return to_move(best), _info(depth, value, pv or [best])
+    return to_move(best), info_of(_result(depth, value, pv or [best], bool(complete)))

@@ -355,7 +355,8 @@ def choose_endgame(game: Any, ctx: SearchContext) -> tuple[Move, Info]:
     ENDGAME_ROOT_PER_LENGTH placements a length at the root; in the C core when it was built
     (engine.search.hari_native: the same search, with a transposition table)."""
     if NATIVE and hari_native.AVAILABLE:
-        return hari_native.choose_endgame(game, ctx, ENDGAME_ROOT_PER_LENGTH, ROOT_PER_LENGTH, plays_left(game) + 2)
+        return hari_native.choose_endgame(game, ctx, ENDGAME_ROOT_PER_LENGTH, ROOT_PER_LENGTH, plays_left(game) + 2,
+                                          _ab_info)
     return _alpha_beta(game, ctx, hari_candidates(game, root=True, per_length=ENDGAME_ROOT_PER_LENGTH),
                        lambda g, ply: hari_candidates(g, root=True),
                        plays_left(game) + 2, _endgame_evaluate)  # + the two closing passes
