@@ -149,9 +149,27 @@ def test_movetime_and_stop_are_kept_while_the_core_searches():
     (([9999], [], (0,) * 8, (0,) * 8, 0, 0, 0, ()), ValueError),  # no such segment
     (([], [], (0,) * 5, (0,) * 8, 0, 0, 0, ()), ValueError),  # a hand has 8 counts
     ((list(range(40)), [], (0,) * 8, (0,) * 8, 0, 0, 0, ()), ValueError),  # more pieces than a set
+    (([], [], (0, 0, 0, 7, 4, 3, 2, 1), (0,) * 8, 0, 0, 0, ()), ValueError),  # seven 3s: a set has five
+    (([], [], (0,) * 8, (0,) * 8, 9, 0, 0, ()), ValueError),  # no length 9
+    (([], [], (0,) * 8, (0,) * 8, 0, 0, 2, ()), ValueError),  # no third player
+    (([], [], (0,) * 8, (0,) * 8, 0, 0, 0, (0, 5)), ValueError),
 ])
 def test_bad_input_to_the_core_is_an_error_not_a_crash(position, error):
     from engine.search import _harifast
 
     with pytest.raises(error):
         _harifast.candidates(position, 10)
+
+
+def test_bad_limits_to_the_core_are_errors_not_overflows():
+    from engine.search import _harifast
+
+    position = hari_native.position_tuple(new_game("hari"))
+    for per_length in (0, 33, 10**6):
+        with pytest.raises(ValueError, match="per_length"):
+            _harifast.candidates(position, per_length)
+    root = _harifast.candidates(position, 16)
+    with pytest.raises(ValueError, match="max_depth"):
+        _harifast.search(position, root, 10, 500, 0, 0, 0.0, None, None)
+    with pytest.raises(ValueError, match="root moves"):
+        _harifast.search(position, [], 10, 2, 0, 0, 0.0, None, None)

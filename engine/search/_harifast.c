@@ -22,13 +22,15 @@ typedef unsigned __int128 u128;
 
 #define NSEG 600
 #define MAXPIECES 32
-#define MAXMOVES 160
+#define MAXMOVES 192
+#define MAX_PER_LENGTH 32 /* 5 lengths x 32 + a discard + 24 slides fit in MAXMOVES */
 #define MAXPLY 64
 #define SCARCE 4
 #define SLIDE_CANDIDATES 24
 #define FIT_SCAN 12
 
 static const int VALUE[8] = {0, 0, 0, 1, 2, 3, 4, 6};
+static const int SET_COUNT[8] = {0, 0, 0, 5, 4, 3, 2, 1};
 
 typedef struct {
     int lo, hi, length, horizontal, value;
@@ -176,6 +178,15 @@ static int first_fit(u128 empty, int n) {
         }
     }
     return best;
+}
+
+/* protocol.board.segments_from_starts: the segments of length n starting at the cells of h
+ * (horizontal), then of v (vertical), lowest cell first. Returns the count. */
+static int segments_from_starts(u128 h, u128 v, int n, int *out) {
+    int k = 0;
+    for (; h; h &= h - 1) out[k++] = H_SEG[n][lowbit(h)];
+    for (; v; v &= v - 1) out[k++] = V_SEG[n][lowbit(v)];
+    return k;
 }
 
 /* The first placement of n in `empty` covering a cell of `piece` (hari_eval.touching), or -1. */
@@ -520,17 +531,13 @@ static int slide_candidates(const Pos *p, u128 empty, const int *lengths, int nl
                 placement_starts(after_slide, n, &h, &v);
                 h &= COVER_H[n][piece];
                 v &= COVER_V[n][piece];
+                int touching[200], nt = segments_from_starts(h, v, n, touching);
                 int best = -1, best_snug = 0;
-                for (int dir = 0; dir < 2; dir++) {
-                    u128 bits = dir == 0 ? h : v;
-                    while (bits) {
-                        int c = lowbit(bits);
-                        bits &= bits - 1;
-                        int s = dir == 0 ? H_SEG[n][c] : V_SEG[n][c];
-                        if (s == piece) continue;
-                        int snug = popc(SEG[s].nb & after_slide);
-                        if (best < 0 || snug < best_snug) { best = s; best_snug = snug; }
-                    }
+                for (int t = 0; t < nt; t++) {
+                    int s = touching[t];
+                    if (s == piece) continue;
+                    int snug = popc(SEG[s].nb & after_slide);
+                    if (best < 0 || snug < best_snug) { best = s; best_snug = snug; }
                 }
                 if (best < 0) continue;
                 u128 after = after_slide & ~SEG[best].mask;
@@ -565,30 +572,24 @@ static int candidates(const Pos *p, int per_length, Move *out) {
     u128 empty = empty_cells(p);
     Scored scored[MAXMOVES];
     int ns = 0, killed = 0, counts[8] = {0};
-    int spots[400], snugs[400];
+    int spots[200], snugs[200]; /* at most 160 placements of one length on the board */
     for (int i = 0; i < nl; i++) {
         int n = lengths[i];
         u128 h, v;
         placement_starts(empty, n, &h, &v);
-        int k = 0;
-        for (int dir = 0; dir < 2; dir++) {
-            u128 bits = dir == 0 ? h : v;
-            while (bits) {
-                int c = lowbit(bits);
-                bits &= bits - 1;
-                int s = dir == 0 ? H_SEG[n][c] : V_SEG[n][c];
-                int snug = popc(SEG[s].nb & empty);
-                /* stable insertion by (snug, lo): horizontal before vertical at equal keys */
-                int j = k;
-                while (j > 0 && (snugs[j - 1] > snug || (snugs[j - 1] == snug && SEG[spots[j - 1]].lo > SEG[s].lo))) {
-                    spots[j] = spots[j - 1];
-                    snugs[j] = snugs[j - 1];
-                    j--;
-                }
-                spots[j] = s;
-                snugs[j] = snug;
-                k++;
+        int all[200], na = segments_from_starts(h, v, n, all), k = 0;
+        for (int a = 0; a < na; a++) {
+            int s = all[a], snug = popc(SEG[s].nb & empty);
+            /* stable insertion by (snug, lo): horizontal before vertical at equal keys */
+            int j = k;
+            while (j > 0 && (snugs[j - 1] > snug || (snugs[j - 1] == snug && SEG[spots[j - 1]].lo > SEG[s].lo))) {
+                spots[j] = spots[j - 1];
+                snugs[j] = snugs[j - 1];
+                j--;
             }
+            spots[j] = s;
+            snugs[j] = snug;
+            k++;
         }
         counts[n] = k;
         int keep = k < per_length ? k : per_length;
@@ -802,16 +803,29 @@ static int read_position(PyObject *args, Pos *p) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a hand has 8 counts");
             return -1;
         }
-        for (int n2 = 0; n2 < 8; n2++) p->hand[c][n2] = hand[n2] < 0 ? 0 : hand[n2] > 7 ? 7 : hand[n2];
+        for (int n2 = 0; n2 < 8; n2++) {
+            if (hand[n2] < 0 || hand[n2] > SET_COUNT[n2]) {
+                PyErr_Format(PyExc_ValueError, "a hand holds 0 to %d pieces of length %d", SET_COUNT[n2], n2);
+                return -1;
+            }
+            p->hand[c][n2] = hand[n2];
+        }
     }
-    p->minlen[0] = min0 < 0 ? 0 : min0 > 7 ? 7 : min0;
-    p->minlen[1] = min1 < 0 ? 0 : min1 > 7 ? 7 : min1;
-    p->turn = turn ? 1 : 0;
+    if (min0 < 0 || min0 > 7 || min1 < 0 || min1 > 7 || (turn != 0 && turn != 1)) {
+        PyErr_SetString(PyExc_ValueError, "minimum lengths are 0 to 7 and the turn 0 or 1");
+        return -1;
+    }
+    p->minlen[0] = min0;
+    p->minlen[1] = min1;
+    p->turn = turn;
     int pas[2];
     int np = read_ints(passes, pas, 2, "passes");
     if (np < 0) return -1;
     p->npasses = np;
-    for (int i = 0; i < np; i++) p->passes[i] = pas[i] ? 1 : 0;
+    for (int i = 0; i < np; i++) {
+        if (pas[i] != 0 && pas[i] != 1) { PyErr_SetString(PyExc_ValueError, "a passer is 0 or 1"); return -1; }
+        p->passes[i] = pas[i];
+    }
     compute_key(p);
     return 0;
 }
@@ -820,6 +834,10 @@ static PyObject *py_candidates(PyObject *self, PyObject *args) {
     PyObject *position;
     int per_length;
     if (!PyArg_ParseTuple(args, "Oi", &position, &per_length)) return NULL;
+    if (per_length < 1 || per_length > MAX_PER_LENGTH) {
+        PyErr_Format(PyExc_ValueError, "per_length is 1 to %d", MAX_PER_LENGTH);
+        return NULL;
+    }
     Pos p;
     if (read_position(position, &p) < 0) return NULL;
     Move moves[MAXMOVES];
@@ -858,6 +876,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOiiiLdOO", &position, &root_list, &inner, &max_depth, &table_bits, &node_limit,
                           &hard_deadline, &should_stop, &on_depth))
         return NULL;
+    if (inner < 1 || inner > MAX_PER_LENGTH || max_depth < 0 || max_depth > MAXPLY - 2) {
+        PyErr_Format(PyExc_ValueError, "inner_per_length is 1 to %d, max_depth 0 to %d", MAX_PER_LENGTH, MAXPLY - 2);
+        return NULL;
+    }
     Search *s = PyMem_Calloc(1, sizeof(Search));
     if (!s) return PyErr_NoMemory();
     if (read_position(position, &s->pos) < 0) { PyMem_Free(s); return NULL; }
@@ -867,7 +889,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_ssize_t nr = PySequence_Fast_GET_SIZE(fast);
     if (nr < 1 || nr > MAXMOVES) {
         Py_DECREF(fast); PyMem_Free(s);
-        PyErr_SetString(PyExc_ValueError, "root moves: 1 to 160 needed");
+        PyErr_SetString(PyExc_ValueError, "root moves: 1 to 192 needed");
         return NULL;
     }
     for (Py_ssize_t i = 0; i < nr; i++) {
