@@ -173,3 +173,16 @@ def test_bad_limits_to_the_core_are_errors_not_overflows():
         _harifast.search(position, root, 10, 500, 0, 0, 0.0, None, None)
     with pytest.raises(ValueError, match="root moves"):
         _harifast.search(position, [], 10, 2, 0, 0, 0.0, None, None)
+
+
+@pytest.mark.parametrize("plays", [30, 7])
+def test_without_the_core_the_python_search_still_plays(monkeypatch, plays):
+    """Where the extension was not built, hari_search falls back to its Python searches."""
+    monkeypatch.setattr(hari_search, "NATIVE", False)
+    game = new_game("hari") if plays == 30 else next(g for g in POSITIONS if hari_search.plays_left(g) == plays)
+    move, info, tm = _run(game, Limits(nodes=300))
+    assert game.check_move(move) == move and tm.nodes >= 300
+    if plays <= hari_search.ENDGAME_PLIES:
+        assert info.depth >= 1 and not info.rollouts  # the Python alpha-beta
+    else:
+        assert info.rollouts  # flat Monte Carlo

@@ -653,7 +653,7 @@ static double now_seconds(void) {
 static int count_node(Search *s) {
     s->nodes++;
     if (s->node_limit > 0 && s->nodes >= s->node_limit) return 1;
-    if ((s->nodes & 63) == 0 && s->hard_deadline > 0 && now_seconds() >= s->hard_deadline) return 1;
+    if ((s->nodes & 15) == 0 && s->hard_deadline > 0 && now_seconds() >= s->hard_deadline) return 1;
     if ((s->nodes % CHECK_EVERY) == 0 && s->should_stop != Py_None) {
         PyEval_RestoreThread(s->released);
         PyObject *r = PyObject_CallNoArgs(s->should_stop);
