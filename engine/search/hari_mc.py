@@ -1,5 +1,9 @@
 """HARI move choice by flat Monte Carlo: root candidates judged by playouts to the game's end.
 
+Since 2026-11-27 the search plays this only where the C core of its alpha-beta was not built
+(hari_search.choose): that alpha-beta, at every move, scored 67.9% +- 3.2 against this flat
+search with the Python end game (in-process, 100 ms, shipped book, 400 games).
+
 Measured in-process (benchmarks/ab_inprocess.py, 100 ms a move, shipped HARI
 book, 200 games each): the `flatmc` sparring partner (heuristic top 16, snug
 playouts) beat 359c964's depth-2 alpha-beta over the packing race 64% (60

@@ -1,6 +1,7 @@
-"""HARI move choice: ``choose`` runs flat Monte Carlo over the heuristic's candidates
-(engine/search/hari_mc.py), and alpha-beta to the end of the game once at most
-ENDGAME_PLIES plays are left (``choose_endgame``; the SPEC 9.10 rows).
+"""HARI move choice: ``choose`` runs iterative-deepening alpha-beta toward the end of the game
+(``choose_endgame``) at every move in the C core (engine/search/hari_native.py) when it was
+built. Without it: flat Monte Carlo over the heuristic's candidates (engine/search/hari_mc.py),
+and the same alpha-beta in Python once at most ENDGAME_PLIES plays are left (the SPEC 9.10 rows).
 
 The rest of this module holds the earlier searches, kept as in-process baselines for A/B
 runs (benchmarks/ab_inprocess.py): ``choose_ab`` (359c964: iterative-deepening alpha-beta
@@ -288,6 +289,7 @@ def choose_mcts(game: Any, ctx: SearchContext, rng: random.Random) -> tuple[Move
 
 
 KEYED = True
+"""The Python alpha-beta keeps a transposition table for the move (keyed by HariGame.search_key)."""
 NATIVE = True
 """Run the end game's alpha-beta in the C core when it was built (hari_native)."""
 
