@@ -19,4 +19,4 @@ def core(name: str) -> Extension:
     )
 
 
-setup(ext_modules=[core("_harifast")])
+setup(ext_modules=[core("_harifast"), core("_foundationsfast")])

@@ -1,0 +1,538 @@
+/* FOUNDATIONS leaf values in C: the static model and the playout of
+ * engine/search/foundations_value.py and foundations_playout.py, many times faster.
+ *
+ * Why: FOUNDATIONS' search is short of simulations (three times the time was worth about
+ * +250 Elo) and most of a simulation is its leaf: one playout and the static model. This
+ * module is a private model of the position for those two questions, not a second
+ * rulebook: it is handed a position by engine/search/foundations_native.py and answers
+ * numbers; no move it plays leaves the playout. The tests replay its playouts' moves on
+ * protocol's FoundationsGame (every one legal, the same end) and compare its model with
+ * the Python one, value for value (tests/test_foundations_native.py).
+ *
+ * The playout policy is foundations_playout.play_out's: the shortest length that fits,
+ * `deviate` of the time the length of a uniformly drawn legal placement instead, placed
+ * on the snuggest (fewest free neighbours, ties at random) of at most `sample` start
+ * cells drawn without replacement. Its random numbers are its own (xoshiro256**, seeded
+ * by the caller), so the distribution of moves is the Python policy's, the draws are not.
+ */
+#include "_bitboard.h"
+#include <math.h>
+
+#define SLOTS 10       /* levels 1..8, plus one always-empty level above (protocol/foundations.py) */
+#define MAX_LEVEL 8
+#define MAXPIECES 15   /* one player's whole set */
+#define MAX_PLIES 200  /* a game has at most 30 placements and 2 passes */
+#define NFEATURES 9
+
+typedef struct {
+    int turn, npasses, passes[2], top;
+    int hand[2][8], level[2], minlen[2];
+    int npieces[2][SLOTS];
+    int pieces[2][SLOTS][MAXPIECES];
+    u128 occ[SLOTS], own[2][SLOTS];
+} Pos;
+
+static u128 SAME[NSEG][8]; /* foundations_bits.SAME: starts of length-n runs with both ends on the segment */
+
+static void build_tables(void) {
+    build_segments();
+    for (int i = 0; i < NSEG; i++) {
+        int step = SEG[i].horizontal ? 1 : 10;
+        for (int n = 0; n < 8; n++)
+            SAME[i][n] = (n >= 3 && n <= SEG[i].length) ? SEG[i].mask & (SEG[i].mask >> (step * (n - 1))) : 0;
+    }
+}
+
+/* -- random numbers: xoshiro256** ----------------------------------------------------- */
+
+typedef struct { uint64_t s[4]; } Rng;
+
+static void rng_seed(Rng *r, uint64_t seed) {
+    for (int i = 0; i < 4; i++) r->s[i] = splitmix(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rng_next(Rng *r) {
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+
+static inline int rng_below(Rng *r, int n) { return (int)(rng_unit(r) * n); }
+
+/* -- the rules' questions (protocol/foundations_scratch.py, foundations_bits.py) ---------- */
+
+static inline int is_over(const Pos *p) { return p->npasses == 2; }
+
+static inline int has_passed(const Pos *p, int color) {
+    for (int i = 0; i < p->npasses; i++)
+        if (p->passes[i] == color) return 1;
+    return 0;
+}
+
+/* Cells a piece may use on `level`: empty there and under no piece of a higher level. */
+static inline u128 free_cells(const Pos *p, int level) {
+    u128 blocked = p->occ[level];
+    for (int j = level + 1; j <= p->top; j++) blocked |= p->occ[j];
+    return ALL & ~blocked;
+}
+
+static inline int buildable(const Pos *p, int color, int level) {
+    return level <= MAX_LEVEL && (level == 1 || p->npieces[color][level - 1] >= 2);
+}
+
+/* foundations_bits.upper_starts for `color` on a level >= 2 whose free cells are `free`. */
+static void upper_starts(const Pos *p, int color, int level, int n, u128 free, u128 *ph, u128 *pv) {
+    u128 ends = free & p->own[color][level - 1];
+    int d = n - 1;
+    u128 h = ends & (ends >> d) & H_START[n];
+    u128 v = ends & (ends >> (10 * d)) & V_START[n];
+    for (int j = 1; j < d && (h || v); j++) {
+        h &= free >> j;
+        v &= free >> (10 * j);
+    }
+    if (h || v) {
+        const int *below = p->pieces[color][level - 1];
+        for (int i = 0; i < p->npieces[color][level - 1]; i++) {
+            const Seg *s = &SEG[below[i]];
+            if (s->length >= n) {
+                if (s->horizontal) h &= ~SAME[below[i]][n];
+                else v &= ~SAME[below[i]][n];
+            }
+        }
+    }
+    *ph = h;
+    *pv = v;
+}
+
+/* FoundationsScratch.starts: `color`'s length-n start cells on a buildable `level`. */
+static inline void starts(const Pos *p, int color, int level, int n, u128 free, u128 *ph, u128 *pv) {
+    if (level == 1) placement_starts(free, n, ph, pv);
+    else upper_starts(p, color, level, n, free, ph, pv);
+}
+
+/* FoundationsScratch.shortest: the mover's shortest legal length (level, length, starts);
+ * 0 when it must pass or the game is over. */
+static int shortest(const Pos *p, int *plevel, int *pn, u128 *ph, u128 *pv) {
+    if (is_over(p)) return 0;
+    int color = p->turn, minimum = p->minlen[color];
+    for (int lv = p->level[color]; lv <= p->level[color] + 1; lv++) {
+        if (buildable(p, color, lv)) {
+            u128 free = free_cells(p, lv);
+            for (int n = 3; n <= 7; n++) {
+                if (n < minimum || !p->hand[color][n]) continue;
+                u128 h, v;
+                starts(p, color, lv, n, free, &h, &v);
+                if (h || v) {
+                    *plevel = lv;
+                    *pn = n;
+                    *ph = h;
+                    *pv = v;
+                    return 1;
+                }
+            }
+        }
+        minimum = 0;
+    }
+    return 0;
+}
+
+static void place(Pos *p, int seg, int level) {
+    int color = p->turn;
+    p->occ[level] |= SEG[seg].mask;
+    p->own[color][level] |= SEG[seg].mask;
+    p->pieces[color][level][p->npieces[color][level]++] = seg;
+    p->hand[color][SEG[seg].length]--;
+    p->level[color] = level;
+    p->minlen[color] = SEG[seg].length;
+    if (level > p->top) p->top = level;
+    if (!has_passed(p, 1 - color)) p->turn = 1 - color;
+}
+
+static void pass_turn(Pos *p) {
+    p->passes[p->npasses++] = p->turn;
+    p->turn = 1 - p->turn;
+}
+
+static int hand_value(const Pos *p, int color) {
+    int v = 0;
+    for (int n = 3; n <= 7; n++) v += VALUE[n] * p->hand[color][n];
+    return v;
+}
+
+/* FoundationsScratch.winner: lower hand value, then fewer points on the highest level
+ * whose points differ; -1 for a draw. */
+static int winner(const Pos *p) {
+    int dark = hand_value(p, 0), light = hand_value(p, 1);
+    if (dark != light) return dark < light ? 0 : 1;
+    for (int k = p->top; k >= 1; k--) {
+        int pts[2] = {0, 0};
+        for (int c = 0; c < 2; c++)
+            for (int i = 0; i < p->npieces[c][k]; i++) pts[c] += SEG[p->pieces[c][k][i]].value;
+        if (pts[0] != pts[1]) return pts[0] < pts[1] ? 0 : 1;
+    }
+    return -1;
+}
+
+/* -- the playout (foundations_playout.play_out) -------------------------------------- */
+
+/* The snuggest of at most k start cells drawn uniformly without replacement from h and v. */
+static int snug_spot(u128 h, u128 v, int n, int k, u128 free, Rng *r) {
+    int cells[200], total = 0;
+    for (; h; h &= h - 1) cells[total++] = H_SEG[n][lowbit(h)];
+    for (; v; v &= v - 1) cells[total++] = V_SEG[n][lowbit(v)];
+    if (!total) return -1; /* not reached: the callers pass a length that fits */
+    int drawn = total <= k ? total : k;
+    int best = cells[0];
+    double best_key = 1e9;
+    for (int t = 0; t < drawn; t++) {
+        if (drawn < total) { /* the first k steps of a Fisher-Yates shuffle */
+            int j = t + rng_below(r, total - t);
+            int c = cells[t];
+            cells[t] = cells[j];
+            cells[j] = c;
+        }
+        double key = popc(SEG[cells[t]].nb & free) + rng_unit(r);
+        if (key < best_key) {
+            best = cells[t];
+            best_key = key;
+        }
+    }
+    return best;
+}
+
+/* One playout move: the segment and level placed, or -1 for a pass. */
+static int playout_move(Pos *p, double deviate, int sample, Rng *r, int *plevel) {
+    int level, n;
+    u128 h, v;
+    if (!shortest(p, &level, &n, &h, &v)) return -1;
+    if (rng_unit(r) < deviate) { /* the length of a uniformly drawn legal placement on this level */
+        u128 gh[8], gv[8];
+        int count[8] = {0}, total = 0, color = p->turn;
+        u128 free = free_cells(p, level);
+        for (int m = n; m <= 7; m++) {
+            if (!p->hand[color][m]) continue;
+            starts(p, color, level, m, free, &gh[m], &gv[m]);
+            count[m] = popc(gh[m]) + popc(gv[m]);
+            total += count[m];
+        }
+        int pick = rng_below(r, total);
+        for (int m = n; m <= 7; m++) {
+            if (pick < count[m]) {
+                n = m;
+                h = gh[m];
+                v = gv[m];
+                break;
+            }
+            pick -= count[m];
+        }
+    }
+    *plevel = level;
+    return snug_spot(h, v, n, sample, free_cells(p, level), r);
+}
+
+/* Plays up to `plies` plies (passes included) or to the game's end; the plies played.
+ * With `moves`, each ply is written there as seg * 16 + level, or -1 for a pass. */
+static int play_out(Pos *p, int plies, double deviate, int sample, Rng *r, int *moves) {
+    int played = 0;
+    while (played < plies && !is_over(p)) {
+        int level = 0, seg = playout_move(p, deviate, sample, r, &level);
+        if (seg < 0) pass_turn(p);
+        else place(p, seg, level);
+        if (moves) moves[played] = seg < 0 ? -1 : seg * 16 + level;
+        played++;
+    }
+    return played;
+}
+
+/* -- the static model (foundations_value.value_features, model_value) ------------------ */
+
+static void value_features(const Pos *p, int side, double *out) {
+    const int *hand = p->hand[side];
+    int level = p->level[side], minimum = p->minlen[side], value = hand_value(p, side);
+    int fits_here = 0, fits_next = 0, fits = 0, room_here = 0, room_next = 0, pieces = 0;
+    int passed = has_passed(p, side);
+    for (int n = 3; n <= 7; n++) pieces += hand[n];
+    if (!passed) {
+        int here_ok = buildable(p, side, level), next_ok = buildable(p, side, level + 1);
+        u128 free_here = here_ok ? free_cells(p, level) : 0, free_next = next_ok ? free_cells(p, level + 1) : 0;
+        for (int n = 3; n <= 7; n++) {
+            int k = hand[n];
+            if (!k) continue;
+            u128 h, v;
+            int here = 0, above = 0;
+            if (here_ok && n >= minimum) {
+                starts(p, side, level, n, free_here, &h, &v);
+                here = popc(h) + popc(v);
+            }
+            if (next_ok) {
+                starts(p, side, level + 1, n, free_next, &h, &v);
+                above = popc(h) + popc(v);
+            }
+            room_here += here * k;
+            room_next += above * k;
+            if (here) fits_here += VALUE[n] * k;
+            if (above) fits_next += VALUE[n] * k;
+            if (here || above) fits += VALUE[n] * k;
+        }
+    }
+    double f[NFEATURES] = {value, pieces, fits_here, fits_next, value - fits,
+                           log1p(room_here), log1p(room_next), passed, level};
+    memcpy(out, f, sizeof(f));
+}
+
+static double model_value(const Pos *p, const double *weights, double bias) {
+    double mine[NFEATURES], theirs[NFEATURES];
+    value_features(p, p->turn, mine);
+    value_features(p, 1 - p->turn, theirs);
+    double sum = 0.0; /* summed in model_value's order, so that the two agree to the last bit */
+    for (int i = 0; i < NFEATURES; i++) sum += weights[i] * (mine[i] - theirs[i]);
+    double x = bias + sum;
+    if (x > 30) return 1.0;
+    if (x < -30) return 0.0;
+    return 1.0 / (1.0 + exp(-x));
+}
+
+/* -- move ordering (foundations_search._cheap_guesses) ------------------------------------- */
+
+#define MAX_GUESSES 1000 /* five lengths of at most 200 placements */
+
+typedef struct {
+    double score;
+    int seg, level, order;
+} Guess;
+
+/* Best first; equal scores keep the rules' order (Python's stable sort). */
+static int by_score(const void *a, const void *b) {
+    const Guess *x = a, *y = b;
+    if (x->score != y->score) return x->score < y->score ? 1 : -1;
+    return x->order - y->order;
+}
+
+/* Every legal placement of the side to move (FoundationsGame.placement_groups: its level,
+ * else the next), scored as _cheap_guesses scores it, sorted best first; the count. */
+static int cheap_guesses(const Pos *p, Guess *out) {
+    if (is_over(p)) return 0;
+    int color = p->turn, total = 0;
+    for (int lv = p->level[color]; lv <= p->level[color] + 1 && !total; lv++) {
+        if (!buildable(p, color, lv)) continue;
+        int minimum = lv == p->level[color] ? p->minlen[color] : 0, shortest = 0;
+        u128 free = free_cells(p, lv);
+        for (int n = 3; n <= 7; n++) {
+            if (n < minimum || !p->hand[color][n]) continue;
+            u128 h, v;
+            starts(p, color, lv, n, free, &h, &v);
+            if (!(h || v)) continue;
+            if (!shortest) shortest = n;
+            double base = -0.7 * (n - shortest) + 0.35 * VALUE[n];
+            for (int dir = 0; dir < 2; dir++) {
+                for (u128 bits = dir ? v : h; bits; bits &= bits - 1) {
+                    int seg = dir ? V_SEG[n][lowbit(bits)] : H_SEG[n][lowbit(bits)];
+                    out[total] = (Guess){base - 0.25 * popc(SEG[seg].nb & free), seg, lv, total};
+                    total++;
+                }
+            }
+        }
+    }
+    qsort(out, (size_t)total, sizeof(Guess), by_score);
+    return total;
+}
+
+/* -- Python interface --------------------------------------------------------------------- */
+
+/* position: (turn, passes, hand0, hand1, pieces0, pieces1, level0, level1, minlen0, minlen1),
+ * pieces as [(segment index, level)], as foundations_native.position_tuple gives them. */
+static int read_position(PyObject *position, Pos *p) {
+    PyObject *passes, *hd[2], *pc[2];
+    int turn, lv[2], mn[2];
+    if (!PyArg_ParseTuple(position, "iOOOOOiiii", &turn, &passes, &hd[0], &hd[1], &pc[0], &pc[1], &lv[0], &lv[1],
+                          &mn[0], &mn[1]))
+        return -1;
+    memset(p, 0, sizeof(*p));
+    if (turn != 0 && turn != 1) { PyErr_SetString(PyExc_ValueError, "the turn is 0 or 1"); return -1; }
+    p->turn = turn;
+    int pas[2];
+    int np = read_ints(passes, pas, 2, "passes");
+    if (np < 0) return -1;
+    for (int i = 0; i < np; i++) {
+        if (pas[i] != 0 && pas[i] != 1) { PyErr_SetString(PyExc_ValueError, "a passer is 0 or 1"); return -1; }
+        p->passes[i] = pas[i];
+    }
+    if (np == 2 && pas[0] == pas[1]) { PyErr_SetString(PyExc_ValueError, "a player passes once"); return -1; }
+    p->npasses = np;
+    p->top = 1;
+    for (int c = 0; c < 2; c++) {
+        int hand[8];
+        if (read_ints(hd[c], hand, 8, "hand") != 8) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a hand has 8 counts");
+            return -1;
+        }
+        for (int n = 0; n < 8; n++) {
+            if (hand[n] < 0 || hand[n] > SET_COUNT[n]) {
+                PyErr_Format(PyExc_ValueError, "a hand holds 0 to %d pieces of length %d", SET_COUNT[n], n);
+                return -1;
+            }
+            p->hand[c][n] = hand[n];
+        }
+        if (lv[c] < 1 || lv[c] > MAX_LEVEL || mn[c] < 0 || mn[c] > 7) {
+            PyErr_Format(PyExc_ValueError, "a level is 1 to %d and a minimum length 0 to 7", MAX_LEVEL);
+            return -1;
+        }
+        p->level[c] = lv[c];
+        p->minlen[c] = mn[c];
+        PyObject *fast = PySequence_Fast(pc[c], "pieces");
+        if (!fast) return -1;
+        Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+        if (count > MAXPIECES) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "a player has at most %d pieces", MAXPIECES);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < count; i++) {
+            int pair[2];
+            if (read_ints(PySequence_Fast_GET_ITEM(fast, i), pair, 2, "piece") != 2) {
+                Py_DECREF(fast);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a piece is (segment index, level)");
+                return -1;
+            }
+            int s = pair[0], k = pair[1];
+            if (s < 0 || s >= NSEG || k < 1 || k > MAX_LEVEL) {
+                Py_DECREF(fast);
+                PyErr_Format(PyExc_ValueError, "a piece is a segment index 0 to %d on a level 1 to %d", NSEG - 1,
+                             MAX_LEVEL);
+                return -1;
+            }
+            p->pieces[c][k][p->npieces[c][k]++] = s;
+            p->occ[k] |= SEG[s].mask;
+            p->own[c][k] |= SEG[s].mask;
+            if (k > p->top) p->top = k;
+        }
+        Py_DECREF(fast);
+    }
+    return 0;
+}
+
+static int read_weights(PyObject *seq, double *weights) {
+    PyObject *fast = PySequence_Fast(seq, "weights");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != NFEATURES) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "the model has %d weights", NFEATURES);
+        return -1;
+    }
+    for (int i = 0; i < NFEATURES; i++) {
+        weights[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (weights[i] == -1.0 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int check_policy(int plies, double deviate, int sample) {
+    if (plies < 0 || plies > MAX_PLIES || !(deviate >= 0.0 && deviate <= 1.0) || sample < 1 || sample > 200) {
+        PyErr_Format(PyExc_ValueError, "plies are 0 to %d, deviate 0 to 1 and the sample 1 to 200", MAX_PLIES);
+        return -1;
+    }
+    return 0;
+}
+
+/* leaf(position, seed, plies, deviate, sample, weights, bias)
+ *   -> (model value, plies played, over, Dark's hand value, Light's hand value, winner or -1)
+ * The model is read before the playout moves the position on (FoundationsKnowledge.leaf_value). */
+static PyObject *py_leaf(PyObject *self, PyObject *args) {
+    PyObject *position, *weights_seq;
+    unsigned long long seed;
+    int plies, sample;
+    double deviate, bias, weights[NFEATURES];
+    if (!PyArg_ParseTuple(args, "OKidiOd", &position, &seed, &plies, &deviate, &sample, &weights_seq, &bias))
+        return NULL;
+    Pos p;
+    if (read_position(position, &p) < 0 || read_weights(weights_seq, weights) < 0 ||
+        check_policy(plies, deviate, sample) < 0)
+        return NULL;
+    double model = model_value(&p, weights, bias);
+    Rng r;
+    rng_seed(&r, seed);
+    int played = play_out(&p, plies, deviate, sample, &r, NULL);
+    int over = is_over(&p);
+    return Py_BuildValue("(diiiii)", model, played, over, hand_value(&p, 0), hand_value(&p, 1),
+                         over ? winner(&p) : -1);
+}
+
+/* playout(position, seed, plies, deviate, sample) -> [seg * 16 + level or -1 for a pass] */
+static PyObject *py_playout(PyObject *self, PyObject *args) {
+    PyObject *position;
+    unsigned long long seed;
+    int plies, sample;
+    double deviate;
+    if (!PyArg_ParseTuple(args, "OKidi", &position, &seed, &plies, &deviate, &sample)) return NULL;
+    Pos p;
+    if (read_position(position, &p) < 0 || check_policy(plies, deviate, sample) < 0) return NULL;
+    Rng r;
+    rng_seed(&r, seed);
+    int moves[MAX_PLIES];
+    int played = play_out(&p, plies, deviate, sample, &r, moves);
+    PyObject *list = PyList_New(played);
+    if (!list) return NULL;
+    for (int i = 0; i < played; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
+    return list;
+}
+
+/* model(position, weights, bias) -> the side to move's chance by the static model */
+static PyObject *py_model(PyObject *self, PyObject *args) {
+    PyObject *position, *weights_seq;
+    double bias, weights[NFEATURES];
+    if (!PyArg_ParseTuple(args, "OOd", &position, &weights_seq, &bias)) return NULL;
+    Pos p;
+    if (read_position(position, &p) < 0 || read_weights(weights_seq, weights) < 0) return NULL;
+    return PyFloat_FromDouble(model_value(&p, weights, bias));
+}
+
+/* guesses(position, keep) -> [(score, segment index, level)], best first, at most `keep` */
+static PyObject *py_guesses(PyObject *self, PyObject *args) {
+    PyObject *position;
+    int keep;
+    if (!PyArg_ParseTuple(args, "Oi", &position, &keep)) return NULL;
+    if (keep < 1) { PyErr_SetString(PyExc_ValueError, "keep is at least 1"); return NULL; }
+    Pos p;
+    if (read_position(position, &p) < 0) return NULL;
+    Guess *guesses = PyMem_Malloc(sizeof(Guess) * MAX_GUESSES);
+    if (!guesses) return PyErr_NoMemory();
+    int n = cheap_guesses(&p, guesses);
+    if (n > keep) n = keep;
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *item = Py_BuildValue("(dii)", guesses[i].score, guesses[i].seg, guesses[i].level);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    PyMem_Free(guesses);
+    return list;
+}
+
+static PyMethodDef methods[] = {
+    {"leaf", py_leaf, METH_VARARGS,
+     "leaf(position, seed, plies, deviate, sample, weights, bias) -> (model, plies, over, dark, light, winner)"},
+    {"playout", py_playout, METH_VARARGS, "playout(position, seed, plies, deviate, sample) -> [seg * 16 + level | -1]"},
+    {"model", py_model, METH_VARARGS, "model(position, weights, bias) -> float"},
+    {"guesses", py_guesses, METH_VARARGS, "guesses(position, keep) -> [(score, segment, level)], best first"},
+    {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_foundationsfast", "FOUNDATIONS leaf values (C).", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__foundationsfast(void) {
+    build_tables();
+    return PyModule_Create(&module);
+}

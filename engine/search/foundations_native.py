@@ -1,0 +1,76 @@
+"""FOUNDATIONS leaf values from the C core (engine/search/_foundationsfast.c), when it was built.
+
+A leaf of FOUNDATIONS' tree is valued by the static model (foundations_value.model_value)
+and one playout (foundations_playout.play_out), and an inner node's moves are ordered by
+foundations_search's cheap guesses; the C core answers these many times faster, so the
+search runs more simulations in its time. This module hands it a
+position and the model's weights (foundations_value's, the one copy) and returns numbers;
+nothing it plays leaves the playout. ``AVAILABLE`` is False where the extension could not be
+compiled (setup.py builds it as optional); foundations_search then values leaves in Python.
+"""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from protocol.board import SEGMENTS, Segment
+
+from .foundations_value import BIAS, WEIGHTS
+
+_core: ModuleType | None
+try:
+    from . import _foundationsfast as _core
+except ImportError:  # not compiled here: the Python playouts play instead
+    _core = None
+
+AVAILABLE = _core is not None
+
+
+class Leaf(NamedTuple):
+    """What the C core says of a leaf: the model's value (read before the playout), then the
+    playout's plies, whether the game ended, both hand values and the winner (None: a draw or
+    not over)."""
+
+    model: float
+    plies: int
+    over: bool
+    scores: tuple[int, int]
+    winner: int | None
+
+
+def position_tuple(game: Any) -> tuple[Any, ...]:
+    """The position as the C core reads it (FoundationsGame's public state)."""
+    return (game.turn, game.passes, game.hand(0), game.hand(1),
+            [(s.index, k) for s, k in game.pieces(0)], [(s.index, k) for s, k in game.pieces(1)],
+            game.level(0), game.level(1), game.min_length(0), game.min_length(1))
+
+
+def leaf(game: Any, rng: random.Random, plies: int, deviate: float, sample: int) -> Leaf:
+    """The static model of `game` for its side to move and one playout of at most `plies` plies
+    (foundations_playout's policy with `deviate` and `sample`), seeded from `rng`."""
+    assert _core is not None
+    model, played, over, dark, light, winner = _core.leaf(position_tuple(game), rng.getrandbits(64), plies,
+                                                          deviate, sample, WEIGHTS, BIAS)
+    return Leaf(model, played, bool(over), (dark, light), None if winner < 0 else winner)
+
+
+def guesses(game: Any, keep: int) -> list[tuple[float, Segment, int]]:
+    """foundations_search._cheap_guesses of `game`, sorted best first (ties in the rules' order),
+    the best `keep` of them, computed by the C core."""
+    assert _core is not None
+    return [(score, SEGMENTS[seg], level) for score, seg, level in _core.guesses(position_tuple(game), keep)]
+
+
+def model(game: Any) -> float:
+    """foundations_value.model_value of `game`, computed by the C core."""
+    assert _core is not None
+    return float(_core.model(position_tuple(game), WEIGHTS, BIAS))
+
+
+def playout(game: Any, seed: int, plies: int, deviate: float, sample: int) -> list[tuple[int, int] | None]:
+    """The moves of one C playout from `game`: (segment index, level), or None for a pass."""
+    assert _core is not None
+    return [None if m < 0 else (m >> 4, m & 15) for m in _core.playout(position_tuple(game), seed, plies,
+                                                                          deviate, sample)]
