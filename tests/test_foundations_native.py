@@ -72,13 +72,19 @@ def test_the_model_equals_the_python_one():
         assert foundations_native.model(game) == model_value(game.scratch())
 
 
-def test_move_ordering_equals_the_python_one():
+def test_move_ordering_equals_the_python_one(monkeypatch):
     for game in POSITIONS:
         python = foundations_search._cheap_guesses(game)
         python.sort(key=itemgetter(0), reverse=True)
         native = foundations_native.guesses(game, 10_000)
         assert [(s, seg.index, k) for s, seg, k in native] == [(s, seg.index, k) for s, seg, k in python]
         assert foundations_native.guesses(game, 5) == native[:5]
+    keep = foundations_search.INNER_MAX_CHILDREN
+    for game in POSITIONS:  # an inner node's moves and priors, exactly
+        with_core = foundations_search.candidate_moves(game, quick=True, keep=keep)
+        monkeypatch.setattr(foundations_search, "NATIVE", False)
+        assert with_core == foundations_search.candidate_moves(game, quick=True, keep=keep)
+        monkeypatch.setattr(foundations_search, "NATIVE", True)
 
 
 @pytest.mark.parametrize("deviate", [0.0, 0.2, 1.0])
@@ -170,10 +176,13 @@ def _with(**changes):
     (_with(passes=(1, 1)), ValueError),  # a player passes once
     (_with(hand0=(0,) * 5), ValueError),  # a hand has 8 counts
     (_with(hand0=(0, 0, 0, 6, 4, 3, 2, 1)), ValueError),  # six 3s: a set has five
-    (_with(pieces0=[(9999, 1)]), ValueError),  # no such segment
-    (_with(pieces0=[(0, 9)]), ValueError),  # no level 9
-    (_with(pieces0=[(0,)]), ValueError),  # a piece is (segment, level)
-    (_with(pieces0=[(i, 1) for i in range(16)]), ValueError),  # more pieces than a set
+    (_with(pieces0=[9999 * 16 + 1]), ValueError),  # no such segment
+    (_with(pieces0=[9]), ValueError),  # no level 9
+    (_with(pieces0=[16]), ValueError),  # no level 0
+    (_with(pieces0=[-3]), ValueError),
+    (_with(pieces0=[2**40]), ValueError),  # out of range, not wrapped round
+    (_with(pieces0=[(0, 1)]), TypeError),  # a piece is one number
+    (_with(pieces0=[i * 16 + 1 for i in range(16)]), ValueError),  # more pieces than a set
     (_with(level1=0), ValueError),
     (_with(min0=8), ValueError),
 ])
@@ -197,3 +206,6 @@ def test_bad_limits_to_the_core_are_errors():
         _foundationsfast.model(position, WEIGHTS[:3], BIAS)
     with pytest.raises(ValueError, match="keep"):
         _foundationsfast.guesses(position, 0)
+    for keep, temperature in ((0, 1.0), (10, 0.0), (10, float("nan"))):
+        with pytest.raises(ValueError, match="temperature"):
+            _foundationsfast.ordered(position, keep, temperature)

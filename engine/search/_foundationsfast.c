@@ -350,7 +350,7 @@ static int cheap_guesses(const Pos *p, Guess *out) {
 /* -- Python interface --------------------------------------------------------------------- */
 
 /* position: (turn, passes, hand0, hand1, pieces0, pieces1, level0, level1, minlen0, minlen1),
- * pieces as [(segment index, level)], as foundations_native.position_tuple gives them. */
+ * pieces as [segment index * 16 + level], as foundations_native.position_tuple gives them. */
 static int read_position(PyObject *position, Pos *p) {
     PyObject *passes, *hd[2], *pc[2];
     int turn, lv[2], mn[2];
@@ -389,26 +389,14 @@ static int read_position(PyObject *position, Pos *p) {
         }
         p->level[c] = lv[c];
         p->minlen[c] = mn[c];
-        PyObject *fast = PySequence_Fast(pc[c], "pieces");
-        if (!fast) return -1;
-        Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
-        if (count > MAXPIECES) {
-            Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "a player has at most %d pieces", MAXPIECES);
-            return -1;
-        }
-        for (Py_ssize_t i = 0; i < count; i++) {
-            int pair[2];
-            if (read_ints(PySequence_Fast_GET_ITEM(fast, i), pair, 2, "piece") != 2) {
-                Py_DECREF(fast);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a piece is (segment index, level)");
-                return -1;
-            }
-            int s = pair[0], k = pair[1];
-            if (s < 0 || s >= NSEG || k < 1 || k > MAX_LEVEL) {
-                Py_DECREF(fast);
-                PyErr_Format(PyExc_ValueError, "a piece is a segment index 0 to %d on a level 1 to %d", NSEG - 1,
-                             MAX_LEVEL);
+        int codes[MAXPIECES];
+        int count = read_ints(pc[c], codes, MAXPIECES, "pieces");
+        if (count < 0) return -1; /* not a list of ints, or more pieces than a set */
+        for (int i = 0; i < count; i++) {
+            int s = codes[i] >> 4, k = codes[i] & 15;
+            if (codes[i] < 0 || s >= NSEG || k < 1 || k > MAX_LEVEL) {
+                PyErr_Format(PyExc_ValueError, "a piece is segment index (0 to %d) x 16 + level (1 to %d)",
+                             NSEG - 1, MAX_LEVEL);
                 return -1;
             }
             p->pieces[c][k][p->npieces[c][k]++] = s;
@@ -416,7 +404,6 @@ static int read_position(PyObject *position, Pos *p) {
             p->own[c][k] |= SEG[s].mask;
             if (k > p->top) p->top = k;
         }
-        Py_DECREF(fast);
     }
     return 0;
 }
@@ -519,12 +506,42 @@ static PyObject *py_guesses(PyObject *self, PyObject *args) {
     return list;
 }
 
+/* ordered(position, keep, temperature) -> [(segment index * 16 + level, prior)], best first, at most
+ * `keep`: the guesses' softmax weights exp((score - best) / temperature), as
+ * foundations_search.candidate_moves gives an inner node's moves; [] when the mover must pass. */
+static PyObject *py_ordered(PyObject *self, PyObject *args) {
+    PyObject *position;
+    int keep;
+    double temperature;
+    if (!PyArg_ParseTuple(args, "Oid", &position, &keep, &temperature)) return NULL;
+    if (keep < 1 || !(temperature > 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "keep is at least 1 and the temperature above 0");
+        return NULL;
+    }
+    Pos p;
+    if (read_position(position, &p) < 0) return NULL;
+    Guess *guesses = PyMem_Malloc(sizeof(Guess) * MAX_GUESSES);
+    if (!guesses) return PyErr_NoMemory();
+    int n = cheap_guesses(&p, guesses);
+    if (n > keep) n = keep;
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *item = Py_BuildValue("(id)", guesses[i].seg * 16 + guesses[i].level,
+                                       exp((guesses[i].score - guesses[0].score) / temperature));
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    PyMem_Free(guesses);
+    return list;
+}
+
 static PyMethodDef methods[] = {
     {"leaf", py_leaf, METH_VARARGS,
      "leaf(position, seed, plies, deviate, sample, weights, bias) -> (model, plies, over, dark, light, winner)"},
     {"playout", py_playout, METH_VARARGS, "playout(position, seed, plies, deviate, sample) -> [seg * 16 + level | -1]"},
     {"model", py_model, METH_VARARGS, "model(position, weights, bias) -> float"},
     {"guesses", py_guesses, METH_VARARGS, "guesses(position, keep) -> [(score, segment, level)], best first"},
+    {"ordered", py_ordered, METH_VARARGS, "ordered(position, keep, temperature) -> [(segment * 16 + level, prior)]"},
     {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
     {NULL, NULL, 0, NULL},
 };

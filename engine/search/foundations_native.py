@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from protocol.board import SEGMENTS, Segment
+from protocol.moves import PASS, Move, Place
 
 from .foundations_value import BIAS, WEIGHTS
 
@@ -43,7 +44,7 @@ class Leaf(NamedTuple):
 def position_tuple(game: Any) -> tuple[Any, ...]:
     """The position as the C core reads it (FoundationsGame's public state)."""
     return (game.turn, game.passes, game.hand(0), game.hand(1),
-            [(s.index, k) for s, k in game.pieces(0)], [(s.index, k) for s, k in game.pieces(1)],
+            [s.index * 16 + k for s, k in game.pieces(0)], [s.index * 16 + k for s, k in game.pieces(1)],
             game.level(0), game.level(1), game.min_length(0), game.min_length(1))
 
 
@@ -61,6 +62,27 @@ def guesses(game: Any, keep: int) -> list[tuple[float, Segment, int]]:
     the best `keep` of them, computed by the C core."""
     assert _core is not None
     return [(score, SEGMENTS[seg], level) for score, seg, level in _core.guesses(position_tuple(game), keep)]
+
+
+_PLACES: list[Place | None] = [None] * (len(SEGMENTS) * 16)
+"""Place moves by segment index * 16 + level, made once each (a frozen dataclass is slow to build)."""
+
+
+def _place(code: int) -> Place:
+    made = _PLACES[code] = Place(SEGMENTS[code >> 4], code & 15)
+    return made
+
+
+def ordered_moves(game: Any, keep: int, temperature: float) -> list[tuple[Move, float]]:
+    """The best `keep` of foundations_search.candidate_moves(game, quick=True), computed by the C
+    core: each placement with its prior exp((guess - best guess) / temperature); [(PASS, 1.0)]
+    when the mover must pass."""
+    assert _core is not None
+    rows = _core.ordered(position_tuple(game), keep, temperature)
+    if not rows:
+        return [(PASS, 1.0)]
+    places = _PLACES
+    return [(places[code] or _place(code), prior) for code, prior in rows]
 
 
 def model(game: Any) -> float:

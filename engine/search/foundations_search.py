@@ -110,12 +110,11 @@ def candidate_moves(game: Any, quick: bool = False, keep: int | None = None) -> 
     `keep`, building no Move for the others (the tree keeps only that many at inner nodes).
     """
     if quick and keep is not None and NATIVE and foundations_native.AVAILABLE:
-        scored = foundations_native.guesses(game, keep)  # sorted and cut in C
-    else:
-        scored = _cheap_guesses(game)
-        scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep the rules' order
-        if quick and keep is not None:
-            del scored[keep:]
+        return foundations_native.ordered_moves(game, keep, PRIOR_TEMPERATURE)  # the same, in C
+    scored = _cheap_guesses(game)
+    scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep the rules' order
+    if quick and keep is not None:
+        del scored[keep:]
     if not scored:
         return [(PASS, 1.0)]
     entries: list[list[Any]] = [[score, Place(seg, level)] for score, seg, level in scored]

@@ -76,6 +76,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from operator import ge
 from typing import Any, Protocol
 
 from protocol.game import Game
@@ -202,14 +203,15 @@ class MCTS:
         if node is not self.root and len(scored) > INNER_MAX_CHILDREN:
             scored = scored[:INNER_MAX_CHILDREN]
         node.moves = [m for m, _ in scored]
-        total = sum(max(0.0, p) for _, p in scored)
+        weights = [p if p > 0.0 else 0.0 for _, p in scored]  # max(0.0, p), NaN included, in one pass
+        total = sum(weights)
         if total <= 0:
             node.priors = [1.0 / len(scored)] * len(scored)
         else:
-            node.priors = [max(0.0, p) / total for _, p in scored]
+            node.priors = [p / total for p in weights]
         node.children = [None] * len(scored)
         priors = node.priors
-        node.ordered = all(priors[i] >= priors[i + 1] for i in range(len(priors) - 1))
+        node.ordered = all(map(ge, priors, priors[1:]))
 
     def _widening(self, node: Node) -> int:
         assert node.moves is not None
