@@ -484,12 +484,9 @@ static PyObject *py_model(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(model_value(&p, weights, bias));
 }
 
-/* guesses(position, keep) -> [(score, segment index, level)], best first, at most `keep` */
-static PyObject *py_guesses(PyObject *self, PyObject *args) {
-    PyObject *position;
-    int keep;
-    if (!PyArg_ParseTuple(args, "Oi", &position, &keep)) return NULL;
-    if (keep < 1) { PyErr_SetString(PyExc_ValueError, "keep is at least 1"); return NULL; }
+/* The best `keep` guesses of `position` as a list: (score, segment index, level) each when
+ * `temperature` is 0, else (segment index * 16 + level, exp((score - best) / temperature)). */
+static PyObject *guess_list(PyObject *position, int keep, double temperature) {
     Pos p;
     if (read_position(position, &p) < 0) return NULL;
     Guess *guesses = PyMem_Malloc(sizeof(Guess) * MAX_GUESSES);
@@ -498,12 +495,24 @@ static PyObject *py_guesses(PyObject *self, PyObject *args) {
     if (n > keep) n = keep;
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
-        PyObject *item = Py_BuildValue("(dii)", guesses[i].score, guesses[i].seg, guesses[i].level);
+        const Guess *g = &guesses[i];
+        PyObject *item = temperature > 0.0
+            ? Py_BuildValue("(id)", g->seg * 16 + g->level, exp((g->score - guesses[0].score) / temperature))
+            : Py_BuildValue("(dii)", g->score, g->seg, g->level);
         if (!item) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, i, item);
     }
     PyMem_Free(guesses);
     return list;
+}
+
+/* guesses(position, keep) -> [(score, segment index, level)], best first, at most `keep` */
+static PyObject *py_guesses(PyObject *self, PyObject *args) {
+    PyObject *position;
+    int keep;
+    if (!PyArg_ParseTuple(args, "Oi", &position, &keep)) return NULL;
+    if (keep < 1) { PyErr_SetString(PyExc_ValueError, "keep is at least 1"); return NULL; }
+    return guess_list(position, keep, 0.0);
 }
 
 /* ordered(position, keep, temperature) -> [(segment index * 16 + level, prior)], best first, at most
@@ -518,21 +527,7 @@ static PyObject *py_ordered(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "keep is at least 1 and the temperature above 0");
         return NULL;
     }
-    Pos p;
-    if (read_position(position, &p) < 0) return NULL;
-    Guess *guesses = PyMem_Malloc(sizeof(Guess) * MAX_GUESSES);
-    if (!guesses) return PyErr_NoMemory();
-    int n = cheap_guesses(&p, guesses);
-    if (n > keep) n = keep;
-    PyObject *list = PyList_New(n);
-    for (int i = 0; list && i < n; i++) {
-        PyObject *item = Py_BuildValue("(id)", guesses[i].seg * 16 + guesses[i].level,
-                                       exp((guesses[i].score - guesses[0].score) / temperature));
-        if (!item) { Py_CLEAR(list); break; }
-        PyList_SET_ITEM(list, i, item);
-    }
-    PyMem_Free(guesses);
-    return list;
+    return guess_list(position, keep, temperature);
 }
 
 static PyMethodDef methods[] = {
