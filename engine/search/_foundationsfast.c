@@ -215,10 +215,10 @@ static int playout_move(Pos *p, double deviate, int sample, Rng *r, int *plevel)
     int level, n;
     u128 h, v;
     if (!shortest(p, &level, &n, &h, &v)) return -1;
+    u128 free = free_cells(p, level);
     if (rng_unit(r) < deviate) { /* the length of a uniformly drawn legal placement on this level */
         u128 gh[8], gv[8];
         int count[8] = {0}, total = 0, color = p->turn;
-        u128 free = free_cells(p, level);
         for (int m = n; m <= 7; m++) {
             if (!p->hand[color][m]) continue;
             starts(p, color, level, m, free, &gh[m], &gv[m]);
@@ -237,7 +237,7 @@ static int playout_move(Pos *p, double deviate, int sample, Rng *r, int *plevel)
         }
     }
     *plevel = level;
-    return snug_spot(h, v, n, sample, free_cells(p, level), r);
+    return snug_spot(h, v, n, sample, free, r);
 }
 
 /* Plays up to `plies` plies (passes included) or to the game's end; the plies played.
