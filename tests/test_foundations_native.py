@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
-from operator import itemgetter
 
 import pytest
 
@@ -73,18 +72,13 @@ def test_the_model_equals_the_python_one():
 
 
 def test_move_ordering_equals_the_python_one(monkeypatch):
-    for game in POSITIONS:
-        python = foundations_search._cheap_guesses(game)
-        python.sort(key=itemgetter(0), reverse=True)
-        native = foundations_native.guesses(game, 10_000)
-        assert [(s, seg.index, k) for s, seg, k in native] == [(s, seg.index, k) for s, seg, k in python]
-        assert foundations_native.guesses(game, 5) == native[:5]
-    keep = foundations_search.INNER_MAX_CHILDREN
-    for game in POSITIONS:  # an inner node's moves and priors, exactly
-        with_core = foundations_search.candidate_moves(game, quick=True, keep=keep)
-        monkeypatch.setattr(foundations_search, "NATIVE", False)
-        assert with_core == foundations_search.candidate_moves(game, quick=True, keep=keep)
-        monkeypatch.setattr(foundations_search, "NATIVE", True)
+    """Moves and priors of the core's ordering, all of them and an inner node's best, exactly the Python ones."""
+    for keep in (10_000, foundations_search.INNER_MAX_CHILDREN, 5):
+        for game in POSITIONS:
+            with_core = foundations_search.candidate_moves(game, quick=True, keep=keep)
+            monkeypatch.setattr(foundations_search, "NATIVE", False)
+            assert with_core == foundations_search.candidate_moves(game, quick=True, keep=keep)
+            monkeypatch.setattr(foundations_search, "NATIVE", True)
 
 
 @pytest.mark.parametrize("deviate", [0.0, 0.2, 1.0])
@@ -192,7 +186,7 @@ def test_bad_input_to_the_core_is_an_error_not_a_crash(position, error):
     with pytest.raises(error):
         _foundationsfast.model(position, WEIGHTS, BIAS)
     with pytest.raises(error):
-        _foundationsfast.guesses(position, 10)
+        _foundationsfast.ordered(position, 10, 1.0)
 
 
 def test_bad_limits_to_the_core_are_errors():
@@ -204,8 +198,6 @@ def test_bad_limits_to_the_core_are_errors():
             _foundationsfast.playout(position, 1, plies, deviate, sample)
     with pytest.raises(ValueError, match="weights"):
         _foundationsfast.model(position, WEIGHTS[:3], BIAS)
-    with pytest.raises(ValueError, match="keep"):
-        _foundationsfast.guesses(position, 0)
     for keep, temperature in ((0, 1.0), (10, 0.0), (10, float("nan"))):
         with pytest.raises(ValueError, match="temperature"):
             _foundationsfast.ordered(position, keep, temperature)

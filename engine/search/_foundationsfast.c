@@ -484,8 +484,7 @@ static PyObject *py_model(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(model_value(&p, weights, bias));
 }
 
-/* The best `keep` guesses of `position` as a list: (score, segment index, level) each when
- * `temperature` is 0, else (segment index * 16 + level, exp((score - best) / temperature)). */
+/* The best `keep` guesses of `position`, each (segment index * 16 + level, exp((score - best) / temperature)). */
 static PyObject *guess_list(PyObject *position, int keep, double temperature) {
     Pos p;
     if (read_position(position, &p) < 0) return NULL;
@@ -496,23 +495,12 @@ static PyObject *guess_list(PyObject *position, int keep, double temperature) {
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
         const Guess *g = &guesses[i];
-        PyObject *item = temperature > 0.0
-            ? Py_BuildValue("(id)", g->seg * 16 + g->level, exp((g->score - guesses[0].score) / temperature))
-            : Py_BuildValue("(dii)", g->score, g->seg, g->level);
+        PyObject *item = Py_BuildValue("(id)", g->seg * 16 + g->level, exp((g->score - guesses[0].score) / temperature));
         if (!item) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, i, item);
     }
     PyMem_Free(guesses);
     return list;
-}
-
-/* guesses(position, keep) -> [(score, segment index, level)], best first, at most `keep` */
-static PyObject *py_guesses(PyObject *self, PyObject *args) {
-    PyObject *position;
-    int keep;
-    if (!PyArg_ParseTuple(args, "Oi", &position, &keep)) return NULL;
-    if (keep < 1) { PyErr_SetString(PyExc_ValueError, "keep is at least 1"); return NULL; }
-    return guess_list(position, keep, 0.0);
 }
 
 /* ordered(position, keep, temperature) -> [(segment index * 16 + level, prior)], best first, at most
@@ -535,7 +523,6 @@ static PyMethodDef methods[] = {
      "leaf(position, seed, plies, deviate, sample, weights, bias) -> (model, plies, over, dark, light, winner)"},
     {"playout", py_playout, METH_VARARGS, "playout(position, seed, plies, deviate, sample) -> [seg * 16 + level | -1]"},
     {"model", py_model, METH_VARARGS, "model(position, weights, bias) -> float"},
-    {"guesses", py_guesses, METH_VARARGS, "guesses(position, keep) -> [(score, segment, level)], best first"},
     {"ordered", py_ordered, METH_VARARGS, "ordered(position, keep, temperature) -> [(segment * 16 + level, prior)]"},
     {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
     {NULL, NULL, 0, NULL},

@@ -15,7 +15,7 @@ import random
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from protocol.board import SEGMENTS, Segment
+from protocol.board import SEGMENTS
 from protocol.moves import PASS, Move, Place
 
 from .foundations_value import BIAS, WEIGHTS
@@ -55,13 +55,6 @@ def leaf(game: Any, rng: random.Random, plies: int, deviate: float, sample: int)
     model, played, over, dark, light, winner = _core.leaf(position_tuple(game), rng.getrandbits(64), plies,
                                                           deviate, sample, WEIGHTS, BIAS)
     return Leaf(model, played, bool(over), (dark, light), None if winner < 0 else winner)
-
-
-def guesses(game: Any, keep: int) -> list[tuple[float, Segment, int]]:
-    """foundations_search._cheap_guesses of `game`, sorted best first (ties in the rules' order),
-    the best `keep` of them, computed by the C core."""
-    assert _core is not None
-    return [(score, SEGMENTS[seg], level) for score, seg, level in _core.guesses(position_tuple(game), keep)]
 
 
 _PLACES: list[Place | None] = [None] * (len(SEGMENTS) * 16)
