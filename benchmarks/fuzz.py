@@ -1,4 +1,4 @@
-"""The long fuzz run: every target of tests/fuzz_oracles.py, round after round, for a given time.
+"""The long fuzz run: every target of tests/support/fuzz_oracles.py, round after round, for a given time.
 
     python benchmarks/fuzz.py --seconds 600 [--targets move,records] [--out fuzz-cases]
     python benchmarks/fuzz.py --replay fuzz-cases/case-records-1234.json
@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent))
 
 
@@ -37,9 +36,10 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def run_round(name: str, seed: int, examples: int, hang: float) -> tuple[int, str | None]:
     """(examples tried, failure text or None) of one hypothesis run of target `name`."""
-    from fuzz_oracles import TARGETS
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as with_seed
+
+    from tests.support.fuzz_oracles import TARGETS
 
     inputs, oracle = TARGETS[name]
     tried = 0
@@ -65,7 +65,7 @@ def run_round(name: str, seed: int, examples: int, hang: float) -> tuple[int, st
 
 
 def main(argv: list[str] | None = None) -> int:
-    from fuzz_oracles import TARGETS
+    from tests.support.fuzz_oracles import TARGETS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="how long to run (default 60)")
     ap.add_argument("--targets", default=",".join(TARGETS), help=f"comma-separated, of: {', '.join(TARGETS)}")

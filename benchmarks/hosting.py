@@ -3,7 +3,7 @@
     python benchmarks/hosting.py cluster [--game foundations] [--games 40] [--runs 3]
     python benchmarks/hosting.py sandbox [--starts 15]
 
-cluster: the same match between two random engines (tests/bad_engines/good_random.py, answering at
+cluster: the same match between two random engines (tests/engines/bad/good_random.py, answering at
 once) played by the local runner (--concurrency 2) and on a Dask cluster of two worker processes
 started here (`dask scheduler` and two `dask worker --nthreads 1`, ISAAC_REFEREE_WORKER_GAMES=1), on
 this machine. Printed, medians over the runs:

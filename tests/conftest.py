@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from protocol import registry
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.support.paths import REPO
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 and `bestmove` (a uniform random legal move), `quit`. No `id`, no error lines, no `d`, `moves`,
 perft, `stop` or GUI commands: anything else is ignored in silence.
 
-Written apart from tests/bad_engines/good_random.py on purpose: `isaac-referee check` must tell
+Written apart from tests/engines/bad/good_random.py on purpose: `isaac-referee check` must tell
 this engine "required: PASS" although most recommended checks fail.
 """
 

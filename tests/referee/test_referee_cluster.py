@@ -1,0 +1,146 @@
+"""Distributed runs on Dask: the same records and statistics as a local run, a killed worker costs a replay."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import distributed
+import pytest
+
+from referee.cli import main
+from referee.record import GameRecord
+from referee.stats import engine_totals
+from tests.support.paths import BAD_ENGINES, REPO
+
+pytestmark = pytest.mark.cluster
+
+BAD = BAD_ENGINES
+
+
+@pytest.fixture
+def env(monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("ISAAC_REFEREE_WORKER_GAMES", "1")
+
+
+def engines(script: str, *extra: str) -> list[str]:
+    out = []
+    for seed, name in enumerate(("a", "b", "c"), 1):
+        out += ["-engine", f"name={name}", f"cmd={sys.executable} {BAD / script} {' '.join(extra)}".strip(),
+                f"option.Seed={seed}"]
+    return out
+
+
+def records_of(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines() if line.strip()]
+
+
+def run(argv: list[str], capsys) -> dict:
+    assert main(argv + ["--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def comparable(summary: dict) -> dict:
+    keep = ("games_recorded", "terminations", "engines", "standings", "ratings", "crosstable", "encounters")
+    return {k: summary[k] for k in keep}
+
+
+def test_a_local_cluster_plays_the_same_games_as_the_local_runner(tmp_path, env, capsys):
+    base = ["tournament", *engines("good_random.py"), "--game", "foundations", "--games", "2",
+            "-each", "tc=20+0.2"]
+    local = run(base + ["--out", str(tmp_path / "local"), "--concurrency", "1"], capsys)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = run(base + ["--out", str(tmp_path / "cluster"), "--cluster", cluster.scheduler_address], capsys)
+        # --resume works as today: cut the records to two games, the cluster plays the other four again
+        stored = (tmp_path / "cluster" / "records.jsonl").read_text().splitlines(keepends=True)
+        (tmp_path / "cluster" / "records.jsonl").write_text("".join(stored[:2]))
+        resumed = run(["tournament", "--out", str(tmp_path / "cluster"), "--resume",
+                       "--cluster", cluster.scheduler_address], capsys)
+    assert comparable(remote) == comparable(local) == comparable(resumed)
+    assert resumed["games_played_now"] == 4
+    assert (tmp_path / "cluster" / "report.html").is_file()
+    by_id = {r["game_id"]: r["moves"] for r in records_of(tmp_path / "local")}
+    assert {r["game_id"]: r["moves"] and [m["move"] for m in r["moves"]] for r in records_of(tmp_path / "cluster")} \
+        == {k: [m["move"] for m in v] for k, v in by_id.items()}
+
+
+def test_preflight_runs_on_the_workers(tmp_path, env, capsys):
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        with pytest.raises(SystemExit) as exc:
+            main(["match", "-engine", "name=ghost", "cmd=./nonexistent", "-engine", "name=b",
+                  f"cmd={sys.executable} {BAD / 'good_random.py'}", "--out", str(tmp_path / "o"),
+                  "--cluster", cluster.scheduler_address])
+    assert exc.value.code == 2
+    assert "on worker inproc://" in capsys.readouterr().err
+
+
+def _children(pid: int) -> list[int]:
+    """Child processes of `pid`, started from any of its threads (engines start in task threads)."""
+    out = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as fh:
+                out += [int(p) for p in fh.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+def test_a_worker_killed_mid_game_costs_only_a_replay(tmp_path, env, capsys):
+    scheduler_file = tmp_path / "scheduler.json"
+    procs: list[subprocess.Popen] = []
+    common = ["--no-dashboard"]
+    try:
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                                       "127.0.0.1", "--port", "0", "--scheduler-file", str(scheduler_file),
+                                       *common], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        deadline = time.monotonic() + 30
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for _ in range(2):
+            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
+                                           str(scheduler_file), "--nthreads", "1", "--no-nanny", *common],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        with distributed.Client(scheduler_file=str(scheduler_file), timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+            address = client.scheduler.address
+        out = tmp_path / "run"
+        victim = procs[1]
+        killed: list[int] = []
+
+        def kill_mid_game() -> None:
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                if (out / "records.jsonl").exists() and len(records_of(out)) >= 2 and _children(victim.pid):
+                    killed.extend(_children(victim.pid))
+                    victim.kill()
+                    return
+                time.sleep(0.02)
+
+        killer = threading.Thread(target=kill_mid_game, daemon=True)
+        killer.start()
+        argv = ["tournament", *engines("slow_random.py", "15"), "--game", "foundations", "--games", "2",
+                "--rounds", "2", "-each", "tc=30+0.3", "--out", str(out), "--cluster", address]
+        summary = run(argv, capsys)
+        killer.join(5)
+        assert killed, "the worker was not caught in the middle of a game"
+        records = records_of(out)
+        ids = [r["game_id"] for r in records]
+        assert sorted(ids) == list(range(12)) and len(ids) == len(set(ids)) == 12
+        assert all(r["termination"] == "normal" for r in records)
+        names = ["a", "b", "c"]
+        games = [GameRecord.from_json(r) for r in records]
+        assert summary["engines"] == [engine_totals(games, names)[n].to_json() for n in names]
+        assert summary["games_recorded"] == 12 and summary["complete"]
+    finally:
+        for proc in reversed(procs):
+            proc.kill()
+            proc.wait()
