@@ -22,7 +22,7 @@ from .foundations_value import BIAS, WEIGHTS
 
 _core: ModuleType | None
 try:
-    from . import _foundationsfast as _core
+    from engine.games.foundations import _core
 except ImportError:  # not compiled here: the Python playouts play instead
     _core = None
 

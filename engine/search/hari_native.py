@@ -24,7 +24,7 @@ from .context import SearchContext
 
 _core: ModuleType | None
 try:
-    from . import _harifast as _core
+    from engine.games.hari import _core
 except ImportError:  # not compiled here: the Python alpha-beta plays instead
     _core = None
 

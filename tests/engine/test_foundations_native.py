@@ -61,7 +61,7 @@ def test_the_core_is_built():
 
 
 def test_segments_are_the_boards():
-    from engine.search import _foundationsfast
+    from engine.games.foundations import _core as _foundationsfast
 
     assert _foundationsfast.segments() == [(s.lo, s.hi, s.length, int(s.horizontal)) for s in SEGMENTS]
 
@@ -181,7 +181,7 @@ def _with(**changes):
     (_with(min0=8), ValueError),
 ])
 def test_bad_input_to_the_core_is_an_error_not_a_crash(position, error):
-    from engine.search import _foundationsfast
+    from engine.games.foundations import _core as _foundationsfast
 
     with pytest.raises(error):
         _foundationsfast.model(position, WEIGHTS, BIAS)
@@ -190,7 +190,7 @@ def test_bad_input_to_the_core_is_an_error_not_a_crash(position, error):
 
 
 def test_bad_limits_to_the_core_are_errors():
-    from engine.search import _foundationsfast
+    from engine.games.foundations import _core as _foundationsfast
 
     position = foundations_native.position_tuple(new_game("foundations"))
     for plies, deviate, sample in ((-1, 0.2, 2), (10**6, 0.2, 2), (10, 1.5, 2), (10, float("nan"), 2), (10, 0.2, 0)):

@@ -53,7 +53,7 @@ def test_the_core_is_built():
 
 
 def test_segments_are_the_boards():
-    from engine.search import _harifast
+    from engine.games.hari import _core as _harifast
 
     assert _harifast.segments() == [(s.lo, s.hi, s.length, int(s.horizontal)) for s in SEGMENTS]
 
@@ -88,7 +88,7 @@ def _python_search(game, depth: int):
 
 
 def _native_search(game, depth: int, table_bits: int):
-    from engine.search import _harifast
+    from engine.games.hari import _core as _harifast
 
     position = hari_native.position_tuple(game)
     root = _harifast.candidates(position, 16)
@@ -155,14 +155,14 @@ def test_movetime_and_stop_are_kept_while_the_core_searches():
     (([], [], (0,) * 8, (0,) * 8, 0, 0, 0, (0, 5)), ValueError),
 ])
 def test_bad_input_to_the_core_is_an_error_not_a_crash(position, error):
-    from engine.search import _harifast
+    from engine.games.hari import _core as _harifast
 
     with pytest.raises(error):
         _harifast.candidates(position, 10)
 
 
 def test_bad_limits_to_the_core_are_errors_not_overflows():
-    from engine.search import _harifast
+    from engine.games.hari import _core as _harifast
 
     position = hari_native.position_tuple(new_game("hari"))
     for per_length in (0, 33, 10**6):

@@ -885,10 +885,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_harifast", "HARI end-game search core (C).", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "HARI alpha-beta search core (C).", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__harifast(void) {
+PyMODINIT_FUNC PyInit__core(void) {
     build_tables();
     return PyModule_Create(&module);
 }

@@ -1,4 +1,4 @@
-/* Board geometry shared by the C search cores (_harifast.c, _foundationsfast.c).
+/* Board geometry shared by the C search cores (engine/games/hari/_core.c, engine/games/foundations/_core.c).
  *
  * Boards are 100-bit masks in an unsigned __int128, bit c = cell c = rank * 10 + file, as in
  * protocol/board.py. Segment indices are protocol.board.SEGMENTS' (built in the same order,
@@ -23,7 +23,7 @@ static const int SET_COUNT[8] = {0, 0, 0, 5, 4, 3, 2, 1};
 
 typedef struct {
     int lo, hi, length, horizontal, value;
-    u128 mask, nb; /* nb: the cells orthogonally next to the segment (engine/search/space.NEIGHBOURS) */
+    u128 mask, nb; /* nb: the cells orthogonally next to the segment (engine/games/packing.NEIGHBOURS) */
 } Seg;
 
 static Seg SEG[NSEG];

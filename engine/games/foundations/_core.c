@@ -528,10 +528,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_foundationsfast", "FOUNDATIONS leaf values (C).", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "FOUNDATIONS leaf values and move ordering (C).", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__foundationsfast(void) {
+PyMODINIT_FUNC PyInit__core(void) {
     build_tables();
     return PyModule_Create(&module);
 }
