@@ -49,7 +49,7 @@ def engine_specs(kind: str, tc: TimeControl) -> list[EngineSpec]:
         cmd = [sys.executable, "-m", "engine"]
         extra = {"Strategy": "random"}
     else:
-        cmd = [sys.executable, os.path.join(REPO, "tests", "bad_engines", "good_random.py")]
+        cmd = [sys.executable, os.path.join(REPO, "tests", "engines", "bad", "good_random.py")]
         extra = {}
     return [EngineSpec(name=f"random{i}", cmd=cmd, cwd=REPO, options={**extra, "Seed": str(i)}, tc=tc)
             for i in (1, 2)]
@@ -82,16 +82,17 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-async def one_run(game_type: str, games: int, kind: str, concurrency: int, tc: TimeControl):
+async def one_run(game_type: str, games: int, kind: str, concurrency: int, tc: TimeControl, fair_cpu: str):
     specs = engine_specs(kind, tc)
     schedule = match_schedule(specs[0].name, specs[1].name, games)
     plan = RunPlan("match", game_type, specs, schedule,
-                   OpeningBook(game_type, OpeningSource("random", plies=2), seed=1), concurrency=concurrency)
+                   OpeningBook(game_type, OpeningSource("random", plies=2), seed=1), concurrency=concurrency,
+                   fair_cpu=fair_cpu)
     clock = LineClock()
     with tempfile.TemporaryDirectory() as out:
         store = Store(out)
         store.open_for_append()
-        tracker = Tracker(plan, [])
+        tracker = Tracker(plan)
         progress = Progress(len(schedule), tracker.score_text, live=False, quiet=True)
         runner = Runner(plan, store, progress, tracker, io_log=clock)
         # start both engines first so process start-up is not counted in games per second
@@ -103,8 +104,8 @@ async def one_run(game_type: str, games: int, kind: str, concurrency: int, tc: T
         await runner.run()
         seconds = time.perf_counter() - t0
         store.close()
-    forfeits = sum(r["termination"] != "normal" for r in tracker.records)
-    return clock.overheads_ms(), len(tracker.records) / seconds, forfeits
+    forfeits = tracker.recorded - tracker.tally.terminations.get("normal", 0)
+    return clock.overheads_ms(), tracker.recorded / seconds, forfeits
 
 
 def main(argv=None) -> int:
@@ -116,16 +117,19 @@ def main(argv=None) -> int:
                         help="builtin: python -m engine with Strategy random; good_random: the tests' engine")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--tc", default="60+1", help="time control (default 60+1: never binding for random)")
+    parser.add_argument("--fair-cpu", choices=("auto", "signals", "off"), default="auto",
+                        help="pausing of the waiting engine, as isaac-referee --fair-cpu (default auto)")
     args = parser.parse_args(argv)
     tc = TimeControl.parse(args.tc)
     games = GAMES if args.game == "all" else (args.game,)
     print(f"referee overhead: {args.engine} random engines, {args.games} games x {args.runs} runs per game, "
-          f"concurrency {args.concurrency}, tc {tc}")
+          f"concurrency {args.concurrency}, tc {tc}, fair-cpu {args.fair_cpu}")
     print(f"{'game':<12} {'moves':>6} {'median ms':>10} {'p99 ms':>8} {'games/s':>8}   per run (median/p99 ms, games/s)")
     for game_type in games:
         medians, p99s, rates, moves, forfeits = [], [], [], 0, 0
         for _ in range(args.runs):
-            overheads, rate, lost = asyncio.run(one_run(game_type, args.games, args.engine, args.concurrency, tc))
+            overheads, rate, lost = asyncio.run(one_run(game_type, args.games, args.engine, args.concurrency, tc,
+                                                        args.fair_cpu))
             medians.append(statistics.median(overheads))
             p99s.append(percentile(overheads, 0.99))
             rates.append(rate)

@@ -3,23 +3,34 @@
 Only directories given on the server's command line (`--runs`) and their immediate
 subdirectories are offered; the browser picks a run by the name listed here, never by path.
 A record's positions are rebuilt with protocol/ from its start position and moves (the record
-format is SPEC 10.4); a live run is re-read whenever its records file grows.
+format is SPEC 10.4). records.jsonl is read as a stream, strictly (referee/store.py), and only
+what was appended since the last look is read again (``RunReader``): a run of any length costs a
+bounded amount of memory, and a live run's new games cost only themselves. The games listed are
+the latest MAX_LISTED_GAMES; any game can be replayed.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any
 
 from protocol import game_from_position
 from protocol.errors import ArenaError
 from referee.live import LIVE
-from referee.record import GameRecord
-from referee.stats import standings
-from referee.store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file
+from referee.stats import EngineTotals, ranked
+from referee.store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError, check_record_line
+from referee.tally import RunTally
 
 from .board import board_svg_text
+
+MAX_LISTED_GAMES = 500
+"""The latest games listed in the Runs tab (the standings count every game)."""
+CACHED_RUNS = 8
+TAIL_CHECK = 4096
+"""Bytes before the point read so far that must be unchanged for the file to be read on from there."""
 
 
 class RunError(ValueError):
@@ -60,17 +71,113 @@ def records_signature(path: Path) -> tuple[int, float]:
     return size, mtime
 
 
-def _records(path: Path) -> list[dict[str, Any]]:
+class RunReader:
+    """One run's records.jsonl as read so far: counts, the latest games, where reading stopped.
+
+    The file is read on from where the last look stopped, unless it shrank, was replaced (another
+    inode) or its bytes just before that point changed: then it is read again from the start."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._reset()
+
+    def _reset(self) -> None:
+        self.tally = RunTally([])
+        self.rows: deque[dict[str, Any]] = deque(maxlen=MAX_LISTED_GAMES)
+        self.last: dict[str, Any] | None = None
+        self.first_type: str | None = None
+        self.offset = 0
+        self.lines = 0
+        self.inode: tuple[int, int] | None = None
+        self.tail = b""
+
+    def refresh(self) -> None:
+        """Read what was appended (StoreError, with the file, line and field, for a bad line)."""
+        file = self.path / RECORDS
+        try:
+            stat = file.stat()
+        except OSError:
+            self._reset()
+            return
+        if (self.inode != (stat.st_dev, stat.st_ino) or stat.st_size < self.offset
+                or self._tail_at(self.offset) != self.tail):
+            self._reset()
+            self.inode = (stat.st_dev, stat.st_ino)
+        reader = RecordReader(file, self.offset, self.lines + 1, self.tally.done)
+        try:
+            for record in reader:
+                self._take(record, reader.last_offset)
+        except StoreError:
+            self._reset()
+            raise
+        self.offset, self.lines = reader.keep, reader.lines
+        self.tail = self._tail_at(self.offset)
+
+    def _take(self, record: dict[str, Any], offset: int) -> None:
+        self.tally.add(record)
+        self.rows.append({"game_id": record["game_id"], "dark": record["dark"]["name"],
+                          "light": record["light"]["name"], "result": record.get("result"),
+                          "termination": record.get("termination"), "reason": record.get("reason", ""),
+                          "plies": len(record.get("opening", [])) + len(record.get("moves", [])),
+                          "offset": offset})
+        self.last = record
+        if self.first_type is None:
+            self.first_type = record.get("game_type")
+
+    def _tail_at(self, offset: int) -> bytes:
+        if offset <= 0:
+            return b""
+        try:
+            with open(self.path / RECORDS, "rb") as fh:
+                fh.seek(max(0, offset - TAIL_CHECK))
+                return fh.read(min(offset, TAIL_CHECK))
+        except OSError:
+            return b""
+
+    def record(self, game_id: object) -> dict[str, Any] | None:
+        """One game's record: at its known place if it is listed, else found by reading the file."""
+        for row in self.rows:
+            if row["game_id"] == game_id:
+                found = _record_at(self.path / RECORDS, row["offset"])
+                if found is not None and found.get("game_id") == game_id:
+                    return found
+        for record in RecordReader(self.path / RECORDS):
+            if record["game_id"] == game_id:
+                return record
+        return None
+
+
+_READERS: OrderedDict[Path, RunReader] = OrderedDict()
+
+
+def _reader(path: Path) -> RunReader:
+    """The run's reader, brought up to date (RunError for a records file that cannot be read)."""
+    key = Path(os.path.realpath(path))
+    reader = _READERS.pop(key, None) or RunReader(key)
+    _READERS[key] = reader
+    while len(_READERS) > CACHED_RUNS:
+        _READERS.popitem(last=False)
     try:
-        records, _ = read_records_file(path / RECORDS)
+        reader.refresh()
     except StoreError as exc:
         raise RunError(str(exc)) from None
-    return records
+    return reader
+
+
+def _record_at(file: Path, offset: int) -> dict[str, Any] | None:
+    try:
+        with open(file, "rb") as fh:
+            fh.seek(offset)
+            raw = fh.readline().rstrip(b"\n")
+    except OSError:
+        return None
+    checked = check_record_line(raw, f"{file}, byte {offset}")
+    return checked if isinstance(checked, dict) else None
 
 
 def run_summary(name: str, path: Path) -> dict[str, Any]:
-    """Standings, games and the latest board of a run, for the browser."""
-    records = _records(path)
+    """Standings, the latest games and the latest board of a run, for the browser."""
+    reader = _reader(path)
     config: dict[str, Any] = {}
     if (path / CONFIG).exists():
         try:
@@ -79,27 +186,21 @@ def run_summary(name: str, path: Path) -> dict[str, Any]:
             config = {}
     identity: dict[str, Any] = config["identity"] if isinstance(config.get("identity"), dict) else {}
     names = [e["name"] for e in identity.get("engines", []) if isinstance(e, dict) and isinstance(e.get("name"), str)]
-    for record in records:
-        for side in ("dark", "light"):
-            if record[side]["name"] not in names:
-                names.append(record[side]["name"])
-    try:
-        typed = [GameRecord.from_json(r) for r in records]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RunError(f"{path / RECORDS}: a record cannot be read ({exc})") from None
-    table = [row.to_json() for row in standings(typed, names)] if records else []
-    games = [{"game_id": r["game_id"], "dark": r["dark"]["name"], "light": r["light"]["name"],
-              "result": r.get("result"), "termination": r.get("termination"), "reason": r.get("reason", ""),
-              "plies": len(r.get("opening", [])) + len(r.get("moves", []))} for r in records]
+    tally = reader.tally
+    names += [n for n in tally.names if n not in names]
+    totals = {n: tally.totals.get(n) or EngineTotals(n) for n in names}
+    table = [row.to_json() for row in ranked(totals)] if tally.recorded else []
+    games = [{k: v for k, v in row.items() if k != "offset"} for row in reader.rows]
     latest = None
-    if records and records[-1].get("final_position"):
+    last = reader.last
+    if last is not None and last.get("final_position"):
         try:
-            latest = {"game_id": records[-1]["game_id"], "svg": board_svg_text(records[-1]["final_position"])}
+            latest = {"game_id": last["game_id"], "svg": board_svg_text(last["final_position"])}
         except ArenaError:
             latest = None
-    return {"t": "run", "name": name, "live": live_games(path), "game_type": identity.get("game") or (records[0]["game_type"] if records else None),
+    return {"t": "run", "name": name, "live": live_games(path), "game_type": identity.get("game") or reader.first_type,
             "mode": identity.get("command"), "finished": (path / SUMMARY).exists(),
-            "standings": table, "games": games, "latest": latest}
+            "standings": table, "games": games, "recorded": tally.recorded, "latest": latest}
 
 
 MAX_LIVE_BOARDS = 4
@@ -127,8 +228,11 @@ def live_games(path: Path) -> list[dict[str, Any]]:
 
 def replay(path: Path, game_id: object) -> dict[str, Any]:
     """Every position of one recorded game, each drawn, with the move that led to it."""
-    records = _records(path)
-    record = next((r for r in records if r["game_id"] == game_id), None)
+    reader = _reader(path)
+    try:
+        record = reader.record(game_id)
+    except StoreError as exc:
+        raise RunError(str(exc)) from None
     if record is None:
         raise RunError(f"no game {str(game_id)[:20]} in this run")
     try:

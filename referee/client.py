@@ -148,11 +148,12 @@ class ProtocolClient:
     """One engine process spoken to in the engine protocol."""
 
     def __init__(self, spec: EngineSpec, io_log: Callable[[str], None] | None = None, *,
-                 max_line: int = MAX_LINE, on_line: LineHook | None = None):
+                 max_line: int = MAX_LINE, on_line: LineHook | None = None, fair_cpu: str = "off"):
         self.spec = spec
         self.io_log = io_log
         self.max_line = max_line
         self.on_line = on_line
+        self.fair_cpu = fair_cpu
         self.process: EngineProcess | None = None
         self.handshake = Handshake()
 
@@ -160,7 +161,7 @@ class ProtocolClient:
     async def spawn(self) -> None:
         """Start the process (OSError / ValueError if it cannot be run at all)."""
         self.handshake = Handshake()
-        self.process = EngineProcess(self.spec, self.io_log, max_line=self.max_line)
+        self.process = EngineProcess(self.spec, self.io_log, max_line=self.max_line, fair_cpu=self.fair_cpu)
         await self.process.start()
 
     @property
@@ -192,9 +193,9 @@ class ProtocolClient:
         return None if self.process is None else await self.process.shutdown(quit_grace, term_grace)
 
     # -- lines ------------------------------------------------------------------------
-    async def send(self, *lines: str) -> None:
-        """Write lines at once; EngineGone if the engine no longer reads."""
-        await self.proc.send(*lines)
+    async def send(self, *lines: str, resume: bool = False) -> None:
+        """Write lines at once (then resume a paused engine); EngineGone if the engine no longer reads."""
+        await self.proc.send(*lines, resume=resume)
 
     def discard_pending(self) -> list[Line]:
         """Drop output already waiting (stale lines from before the next command)."""

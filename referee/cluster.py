@@ -1,20 +1,31 @@
 """Distributed runs on Dask: game pairs as tasks on the workers of a Dask cluster.
 
 The command that starts the run keeps everything that must not be shared: the run directory,
-config.json, records.jsonl, the statistics and --resume. Workers only play games:
+config.json, records.jsonl, games.pgn, the statistics, live.json and --resume. Workers only play:
 
 * Each game pair (the same opening twice, colours swapped) is one task. The task plays the games
   of the pair that are not yet recorded, and sends each finished record back at once through a
   Dask Queue; the submitting process appends it (fsync'ed, once: records are keyed by game id).
   The task's result (the same records) is a second delivery, so a record is never lost.
+* Tasks are submitted a window at a time (twice the workers' threads), the next pair as one
+  finishes, so neither side ever holds the whole schedule: a million-game run costs the submitter,
+  the scheduler and the workers what a thousand-game one does.
 * A worker that dies mid-game makes the scheduler run the task again elsewhere; the task first
-  reads the run's set of recorded games (a Dask Variable the submitter keeps current) and skips
-  them, so the death costs only a replay of the game that was running.
+  reads which games of the pairs in flight are recorded (a Dask Variable the submitter keeps
+  current, holding only those) and skips them, so the death costs only a replay of the game
+  that was running.
+* live.json: a task publishes the game it plays (players, moves, position) as a Dask event at most
+  every LIVE_INTERVAL_S, and when the game ends; the submitter writes them to live.json as a
+  local run does, so `isaac-gui --runs` follows a cluster run too.
+* SPRT: once it decides, the submitter sets a Dask Event; a task checks it before each game, so
+  no new game starts, while the games already running finish and are recorded (the submitter
+  waits for the tasks in flight).
 * Each worker thread keeps its engines running between the pairs of one run (one start per
   engine, thread and run); at the end of the run the submitter has them killed (client.run).
 * Each worker limits its own games at once (so clocks are honest on that machine): a
-  process-wide semaphore of ``ISAAC_REFEREE_WORKER_GAMES`` slots (default max(1, cores - 1));
-  start workers with ``--nthreads`` equal to it.
+  process-wide pool of ``ISAAC_REFEREE_WORKER_GAMES`` game slots (default max(1, cores - 1)),
+  each with its own cores (referee/cpu.py); start workers with ``--nthreads`` equal to it.
+  Engines are paused while they wait for their turn, as in a local run.
 * Preflight runs on every worker (client.run), so a missing engine on one machine is found
   before the first game.
 
@@ -25,20 +36,29 @@ from __future__ import annotations
 
 import asyncio
 import os
+import queue
 import threading
+import time
 import uuid
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import protocol
+
+from .cpu import plan_cores, usable_cores
 from .engine_process import EngineSpec, kill_groups
-from .game_runner import GameSpec, play_game
+from .game_runner import GameSpec, play_game, setup_position
 from .player import EnginePlayer
-from .preflight import PreflightFailed, preflight
+from .pool import EnginePool, PreflightFailed
 from .record import GameRecord
-from .runner import EnginePool, Runner, RunOutcome
+from .runner import Runner, RunOutcome
 from .schedule import ScheduledGame
 
 WORKER_GAMES_ENV = "ISAAC_REFEREE_WORKER_GAMES"
+LIVE_INTERVAL_S = 0.25
+"""A game in progress is published at most this often (and when it ends)."""
 
 
 class ClusterError(Exception):
@@ -62,23 +82,28 @@ def worker_games() -> int:
             return max(1, int(text))
         except ValueError:
             pass
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, cores - 1)
+    return max(1, len(usable_cores()) - 1)
 
 
-_SLOTS: threading.BoundedSemaphore | None = None
+_SLOTS: queue.Queue[int] | None = None
 _SLOTS_LOCK = threading.Lock()
 
 
-def _slots() -> threading.BoundedSemaphore:
+@contextmanager
+def _slot() -> Iterator[int]:
+    """One of this worker's game slots, waited for; its number picks its cores."""
     global _SLOTS
     with _SLOTS_LOCK:
         if _SLOTS is None:
-            _SLOTS = threading.BoundedSemaphore(worker_games())
-        return _SLOTS
+            _SLOTS = queue.Queue()
+            for slot in range(worker_games()):
+                _SLOTS.put(slot)
+        slots = _SLOTS
+    slot = slots.get()
+    try:
+        yield slot
+    finally:
+        slots.put(slot)
 
 
 # -- on the worker ---------------------------------------------------------------
@@ -138,14 +163,68 @@ def release_run(run_key: str) -> int:
     return len(groups)
 
 
-async def _play_games(pool: EnginePool, games: list[tuple[GameSpec, str, str]],
-                      publish: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
+class LivePublisher:
+    """The game a task plays, sent to the submitter as Dask events ({topic}: see module docstring)."""
+
+    def __init__(self, send: Callable[[dict[str, Any]], None], interval: float = LIVE_INTERVAL_S):
+        self.send = send
+        self.interval = interval
+        self.game: dict[str, Any] | None = None
+        self.position: protocol.Game | None = None
+        self._last = 0.0
+
+    def started(self, spec: GameSpec, dark: str, light: str) -> None:
+        try:
+            game, opening = setup_position(spec)
+        except ValueError:
+            self.game = None
+            return
+        start = spec.start_position or protocol.new_game(spec.game_type).position()
+        self.game = {"game_id": spec.game_id, "dark": dark, "light": light, "start_position": start,
+                     "moves": list(opening), "position": game.position()}
+        self.position = None
+        self._publish()
+
+    def moved(self, move: str, game: protocol.Game) -> None:
+        if self.game is None:
+            return
+        self.game["moves"].append(move)
+        self.position = game
+        if time.monotonic() - self._last >= self.interval:
+            self._publish()
+
+    def finished(self) -> None:
+        if self.game is not None:
+            self._send({"finished": self.game["game_id"]})
+        self.game = None
+
+    def _publish(self) -> None:
+        assert self.game is not None
+        if self.position is not None:
+            self.game["position"] = self.position.position()
+        self._last = time.monotonic()
+        self._send({"game": {**self.game, "moves": list(self.game["moves"])}})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        try:
+            self.send(message)
+        except Exception:            # a view, not data: a lost event costs nothing
+            pass
+
+
+async def _play_games(pool: EnginePool, games: list[tuple[GameSpec, str, str]], cores: tuple[int, ...],
+                      publish: Callable[[dict[str, Any]], None], live: LivePublisher,
+                      stopped: Callable[[], bool]) -> list[dict[str, Any]]:
     records = []
     for spec, dark_name, light_name in games:
-        dark, light = pool.acquire(dark_name), pool.acquire(light_name)
+        if stopped():
+            break
+        dark, light = pool.acquire(dark_name, cores), pool.acquire(light_name, cores)
+        live.started(spec, dark_name, light_name)
         try:
-            record = (await play_game(spec, dark, light)).to_json()
+            record = (await play_game(spec, dark, light, on_move=live.moved)).to_json()
         finally:
+            live.finished()
             await asyncio.shield(asyncio.gather(pool.release(dark), pool.release(light)))
         publish(record)
         records.append(record)
@@ -161,13 +240,18 @@ def play_pair_task(run_key: str, engines: list[EngineSpec], games: list[tuple[Ga
     except Exception:             # the submitter is gone or slow: play everything, duplicates are dropped
         done = set()
     todo = [g for g in games if g[0].game_id not in done]
-    if not todo:
+    stop = dd.Event(f"{run_key}-stop")
+    if not todo or stop.is_set():
         return []
-    queue = dd.Queue(f"{run_key}-records")
-    with _slots():
+    queue_ = dd.Queue(f"{run_key}-records")
+    worker = dd.get_worker()
+    live = LivePublisher(lambda message: worker.log_event(f"{run_key}-live", message))
+    with _slot() as slot:
+        cores = plan_cores(worker_games(), str(player_options.get("fair_cpu", "auto"))).cores(slot)
         state = _thread_state(run_key, engines, player_options)
         try:
-            return state.loop.run_until_complete(_play_games(state.pool, todo, lambda record: queue.put(record)))
+            return state.loop.run_until_complete(_play_games(state.pool, todo, cores, queue_.put, live,
+                                                             stop.is_set))
         except BaseException:
             state.stale = True        # a cancelled or failed task leaves no engine behind
             raise
@@ -178,20 +262,29 @@ async def preflight_on_worker(engines: list[EngineSpec], game_type: str, names: 
     """client.run target (runs on each worker's event loop): the preflight problems there."""
     pool = EnginePool(engines, lambda spec: EnginePlayer(spec, None, **player_options))
     try:
-        return await preflight(pool, game_type, names)
+        return await pool.preflight(game_type, names)
     finally:
         await pool.close()
 
 
 # -- on the submitting side ----------------------------------------------------------
 
+def pair_groups(games: Iterable[ScheduledGame]) -> Iterator[list[ScheduledGame]]:
+    """The games grouped by game pair (the two games of a pair are adjacent in the schedule; a game
+    without a partner pending is a group of its own), as they come."""
+    group: list[ScheduledGame] = []
+    for game in games:
+        if group and (group[-1].round, group[-1].pair) != (game.round, game.pair):
+            yield group
+            group = []
+        group.append(game)
+    if group:
+        yield group
+
+
 def pairs_of(games: list[ScheduledGame]) -> list[list[ScheduledGame]]:
     """The pending games grouped by game pair (a game without a pair is a group of its own)."""
-    groups: dict[tuple[Any, ...], list[ScheduledGame]] = {}
-    for game in games:
-        key = (game.round, game.pair) if game.pair is not None else ("single", game.index)
-        groups.setdefault(key, []).append(game)
-    return list(groups.values())
+    return list(pair_groups(games))
 
 
 class ClusterRunner(Runner):
@@ -200,9 +293,10 @@ class ClusterRunner(Runner):
     def __init__(self, *args: Any, address: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.address = address
-        self._done: set[int] = {record["game_id"] for record in self.tracker.records}
-        self._wanted: set[int] = set()
+        self._in_flight: dict[Any, list[int]] = {}    # future -> its game ids
+        self._recorded_in_flight: set[int] = set()
         self._run_key: str | None = None
+        self._finished_live: deque[int] = deque(maxlen=256)
 
     async def run(self) -> RunOutcome:
         """Play every pending game on the cluster; Ctrl-C cancels the remaining tasks."""
@@ -210,16 +304,15 @@ class ClusterRunner(Runner):
         if decision:
             self.outcome.stopped = f"sprt {decision}"
             return self.outcome
-        self._queue = self.pending()
-        self._wanted = {g.index for g in self._queue}
-        if not self._queue:
+        if not self.pending_count():
             return self.outcome
         body = asyncio.create_task(self._run_on_cluster())
         self._workers = [body]
         try:
             await asyncio.wait([body])
         finally:
-            self.live.close()          # live.json: games in progress are on the workers, not shown
+            await asyncio.shield(self._final_checkpoint())
+            self.live.close()
             await asyncio.shield(asyncio.to_thread(self.report.close))   # the live report.html
         if self.interrupted:
             self.outcome.stopped = "interrupted"
@@ -233,35 +326,64 @@ class ClusterRunner(Runner):
             client = await dd.Client(self.address, asynchronous=True, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"--cluster {self.address}: cannot reach the Dask scheduler ({exc})") from None
-        futures: list[Any] = []
         try:
-            await self._cluster_preflight(client)
+            threads = await self._cluster_preflight(client)
             run_key = self._run_key = f"isaac-referee-{uuid.uuid4().hex}"
             done_var = dd.Variable(f"{run_key}-done", client=client)
-            await done_var.set(sorted(self._done))
+            await done_var.set([])
+            stop = dd.Event(f"{run_key}-stop", client=client)
             records = dd.Queue(f"{run_key}-records", client=client)
-            player_options = dict(self.plan.player_options)
-            for group in pairs_of(self._queue):
+            client.subscribe_topic(f"{run_key}-live", self._live_event)
+            options = dict(self.plan.player_options, fair_cpu=self.plan.fair_cpu)
+            groups = pair_groups(self.pending())
+            window = max(4, 2 * threads)
+            completed = dd.as_completed([], loop=client.loop, with_results=False)
+
+            def submit_next() -> bool:
+                group = next(groups, None)
+                if group is None:
+                    return False
                 games = [(self.plan.game_spec(g), g.dark, g.light) for g in group]
-                futures.append(client.submit(play_pair_task, run_key, self.plan.engines, games, player_options,
-                                             key=f"{run_key}-game-{group[0].index}", pure=False))
-            self.store.event(f"cluster {self.address}: {len(futures)} game pairs submitted")
+                future = client.submit(play_pair_task, run_key, self.plan.engines, games, options,
+                                       key=f"{run_key}-game-{group[0].index}", pure=False)
+                self._in_flight[future] = [g.index for g in group]
+                completed.add(future)
+                return True
+
+            while len(self._in_flight) < window and submit_next():
+                pass
+            self.store.event(f"cluster {self.address}: game pairs submitted {window} at a time "
+                             f"({threads} worker threads)")
             drain = asyncio.create_task(self._drain(records, done_var))
+            stop_sent = False
             try:
-                async for future in dd.as_completed(futures):
+                async for future in completed:
                     for record in await future:
                         await self._accept(record, done_var)
+                    self._task_done(future)
+                    await done_var.set(sorted(self._recorded_in_flight))
                     if self._stopping:
-                        break
+                        if not stop_sent:
+                            await stop.set()      # tasks in flight start no new game; running ones finish
+                            stop_sent = True
+                        continue
+                    submit_next()
             finally:
                 drain.cancel()
                 await asyncio.gather(drain, return_exceptions=True)
         finally:
-            await asyncio.shield(self._close_client(client, futures))
+            await asyncio.shield(self._close_client(client, list(self._in_flight)))
+
+    def _task_done(self, future: Any) -> None:
+        for game_id in self._in_flight.pop(future, []):
+            self._recorded_in_flight.discard(game_id)
+            self._live_finished(game_id)
 
     async def _close_client(self, client: Any, futures: list[Any]) -> None:
         pending = [f for f in futures if not f.done()]
         try:
+            if self._run_key is not None:
+                client.unsubscribe_topic(f"{self._run_key}-live")
             if pending:
                 await client.cancel(pending)
             if self._run_key is not None:
@@ -269,19 +391,21 @@ class ClusterRunner(Runner):
         finally:
             await client.close()
 
-    async def _cluster_preflight(self, client: Any) -> None:
-        if not self.plan.preflight:
-            return
-        names = [spec.name for spec in self.plan.engines if any(spec.name in (g.dark, g.light) for g in self._queue)]
-        found = await client.run(preflight_on_worker, self.plan.engines, self.plan.game_type, names,
-                                 dict(self.plan.player_options))
-        if not found:
-            raise ClusterError(f"--cluster {self.address}: the scheduler has no workers")
-        problems = [f"on worker {worker}: {problem}" for worker, listed in sorted(found.items())
-                    for problem in listed]
-        if problems:
-            raise PreflightFailed(problems)
-        self.store.event(f"preflight: {len(names)} engines ready on {len(found)} workers")
+    async def _cluster_preflight(self, client: Any) -> int:
+        """Preflight on every worker; the number of worker threads."""
+        names = self.engines_to_play()
+        options = dict(self.plan.player_options, fair_cpu=self.plan.fair_cpu)
+        if self.plan.preflight:
+            found = await client.run(preflight_on_worker, self.plan.engines, self.plan.game_type, names, options)
+            if not found:
+                raise ClusterError(f"--cluster {self.address}: the scheduler has no workers")
+            problems = [f"on worker {worker}: {problem}" for worker, listed in sorted(found.items())
+                        for problem in listed]
+            if problems:
+                raise PreflightFailed(problems)
+            self.store.event(f"preflight: {len(names)} engines ready on {len(found)} workers")
+        threads = await client.nthreads()
+        return max(1, sum(int(n) for n in threads.values()))
 
     async def _drain(self, records: Any, done_var: Any) -> None:
         """Records as the workers finish them (before their pair ends)."""
@@ -292,8 +416,28 @@ class ClusterRunner(Runner):
     async def _accept(self, record: dict[str, Any], done_var: Any) -> None:
         """Append a record once (by game id), count it, tell the workers it is done."""
         game_id = record.get("game_id")
-        if not isinstance(game_id, int) or game_id in self._done or game_id not in self._wanted or self.interrupted:
+        if (not isinstance(game_id, int) or game_id in self._recorded_in_flight or self.tracker.is_done(game_id)
+                or self.interrupted or not any(game_id in ids for ids in self._in_flight.values())):
             return
-        self._done.add(game_id)
+        self._recorded_in_flight.add(game_id)   # before the write: the second delivery of it waits for nothing
+        self._live_finished(game_id)
         await self._append(GameRecord.from_json(record))
-        await done_var.set(sorted(self._done))
+        await done_var.set(sorted(self._recorded_in_flight))
+
+    # -- live.json -------------------------------------------------------------------------------------
+    def _live_event(self, event: Any) -> None:
+        """A Dask event from a task (on this loop): a game in progress, or its end."""
+        try:
+            _, message = event
+            if "finished" in message:
+                self._live_finished(int(message["finished"]))
+            elif "game" in message:
+                game = message["game"]
+                if int(game["game_id"]) not in self._finished_live and not self.tracker.is_done(int(game["game_id"])):
+                    self.live.show(game)
+        except (TypeError, ValueError, KeyError):
+            pass
+
+    def _live_finished(self, game_id: int) -> None:
+        self._finished_live.append(game_id)
+        self.live.finished(game_id)

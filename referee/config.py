@@ -7,7 +7,8 @@ Command line, one ``-engine`` per engine, ``key=value`` words::
 
 Keys: ``name``, ``cmd`` (split like a shell would), ``arg`` (one more argument,
 repeatable), ``dir`` (working directory), ``option.<Name>=<value>``, ``tc``,
-``memory_mb``, ``cpu_seconds``; ``proto=uci`` is accepted for cutechess habits.
+``memory_mb``, ``cpu_seconds``, ``pause`` (``no`` for an engine that ponders: it is then not
+paused while it waits for its turn, referee/cpu.py); ``proto=uci`` is accepted for cutechess habits.
 
 Engines file (``--engines-file engines.toml``)::
 
@@ -38,9 +39,10 @@ from .timecontrol import TimeControl
 
 DEFAULT_TC = "10+0.1"
 ENGINE_KEYS = ("name", "cmd", "arg", "dir", "tc", "memory_mb", "cpu_seconds", "proto", "sandbox",
-               "writable", "readable")
+               "writable", "readable", "pause")
 REPEATABLE_KEYS = ("arg", "writable", "readable")
-NEED_VALUE = ("name", "cmd", "dir", "tc", "memory_mb", "cpu_seconds", "proto")
+NEED_VALUE = ("name", "cmd", "dir", "tc", "memory_mb", "cpu_seconds", "proto", "pause")
+SWITCH_WORDS = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}
 RESERVED_OPTIONS = ("UCI_Variant",)
 """Options the referee sets itself: the game comes from --game."""
 
@@ -154,6 +156,16 @@ def check_limit(number: int, what: str, where: str) -> None:
         raise ConfigError(f"{where}: {what} must be in 1..{top}, not {shown}")
 
 
+def _switch(value: object, key: str, where: str) -> bool:
+    """yes/no (true/false, on/off; a TOML boolean) -> bool; ConfigError otherwise."""
+    if isinstance(value, bool):
+        return value
+    found = SWITCH_WORDS.get(str(value).lower())
+    if found is None:
+        raise ConfigError(f"{where}: {key}={value!r}: expected yes or no")
+    return found
+
+
 def parse_tc(text: str, where: str) -> TimeControl:
     try:
         return TimeControl.parse(str(text))
@@ -231,6 +243,8 @@ def build_engine(words: list[str], index: int, defaults: Defaults, file_engines:
         value = own.values.get(key, table.get(key, defaults.each.values.get(key)))
         return _int_value(value, key, where) if value is not None else fallback
 
+    pause = _switch(own.values.get("pause", table.get("pause", defaults.each.values.get("pause", True))),
+                    "pause", where)
     sandbox = own.values.get("sandbox", table.get("sandbox", defaults.each.values.get("sandbox", defaults.sandbox)))
     writable = own.writable or _file_list(table.get("writable"), "writable", where) or defaults.each.writable
     readable = own.readable or _file_list(table.get("readable"), "readable", where) or defaults.each.readable
@@ -249,7 +263,7 @@ def build_engine(words: list[str], index: int, defaults: Defaults, file_engines:
                       options=options, tc=tc, memory_mb=limit("memory_mb", defaults.memory_mb),
                       cpu_seconds=limit("cpu_seconds", defaults.cpu_seconds), sandbox=sandbox,
                       writable=_sandbox_paths(writable, "writable", directory, where),
-                      readable=_sandbox_paths(readable, "readable", directory, where))
+                      readable=_sandbox_paths(readable, "readable", directory, where), pause=pause)
 
 
 def _option_text(value: object) -> str:

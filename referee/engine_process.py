@@ -29,6 +29,7 @@ from typing import Any
 
 from protocol.messages import MAX_LINE
 
+from .cpu import CpuControl, kill_controlled
 from .timecontrol import TimeControl
 
 CHUNK = 65536
@@ -58,6 +59,7 @@ class EngineSpec:
     sandbox: str | None = None         # 'bwrap': run under bubblewrap (referee/sandbox.py)
     writable: list[str] = field(default_factory=list)   # sandbox: paths bound read-write
     readable: list[str] = field(default_factory=list)   # sandbox: more paths bound read-only
+    pause: bool = True                 # paused while it waits for its turn (False: it ponders; referee/cpu.py)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -67,6 +69,8 @@ class EngineSpec:
         }
         if self.sandbox is not None:   # only when used, so runs stored before sandboxes resume unchanged
             out.update(sandbox=self.sandbox, writable=list(self.writable), readable=list(self.readable))
+        if not self.pause:             # likewise: only the exception is written
+            out["pause"] = False
         return out
 
     @classmethod
@@ -76,7 +80,7 @@ class EngineSpec:
                    tc=None if tc is None else TimeControl.parse(tc),
                    memory_mb=d.get("memory_mb"), cpu_seconds=d.get("cpu_seconds"),
                    sandbox=d.get("sandbox"), writable=list(d.get("writable") or []),
-                   readable=list(d.get("readable") or []))
+                   readable=list(d.get("readable") or []), pause=d.get("pause", True) is not False)
 
     def argv(self) -> list[str]:
         """The command to spawn: the engine itself, or the limit wrapper that execs it (or bwrap)."""
@@ -150,6 +154,7 @@ def kill_groups(pgids: list[int], wait_s: float = 2.0) -> None:
     and forget them (used when the loop that started the engines will not run again)."""
     for pgid in pgids:
         _signal_group(pgid, signal.SIGKILL)
+    kill_controlled(pgids)
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline and any(group_alive(g) for g in pgids):
         time.sleep(0.01)
@@ -214,6 +219,7 @@ def kill_all_engines(wait_s: float = 1.0) -> None:
     for pgid in groups:
         _signal_group(pgid, signal.SIGKILL)
         _LIVE_GROUPS.discard(pgid)
+    kill_controlled()
     deadline = time.monotonic() + wait_s
     while groups and time.monotonic() < deadline and any(group_alive(g) for g in groups):
         time.sleep(0.01)
@@ -236,13 +242,17 @@ class EngineProcess:
     """The subprocess of one engine and its three pipes; knows nothing of the protocol's meaning."""
 
     def __init__(self, spec: EngineSpec, io_log: Callable[[str], None] | None = None,
-                 max_line: int = MAX_LINE, stderr_tail_bytes: int = STDERR_TAIL_BYTES):
+                 max_line: int = MAX_LINE, stderr_tail_bytes: int = STDERR_TAIL_BYTES,
+                 fair_cpu: str = "off"):
         self.spec = spec
         self.io_log = io_log
         self.max_line = max_line
         self.stderr_tail_bytes = stderr_tail_bytes
+        self.fair_cpu = fair_cpu
         self.proc: asyncio.subprocess.Process | None = None
         self.pgid: int | None = None
+        self.cpu: CpuControl | None = None
+        """Pausing and cores (referee/cpu.py); None with fair_cpu 'off'."""
         self._lines: asyncio.Queue[Line] = asyncio.Queue()
         self._room = asyncio.Event()
         self._room.set()
@@ -259,6 +269,8 @@ class EngineProcess:
             stderr=asyncio.subprocess.PIPE, cwd=self.spec.cwd, start_new_session=True)
         self.pgid = self.proc.pid
         _LIVE_GROUPS.add(self.pgid)
+        if self.fair_cpu != "off":
+            self.cpu = CpuControl(self.pgid, self.fair_cpu, self.spec.pause)
         self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr()),
                        asyncio.create_task(self._watch_exit())]
 
@@ -283,6 +295,33 @@ class EngineProcess:
     @property
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
+
+    # -- CPU (referee/cpu.py) ----------------------------------------------------
+    def pause(self) -> None:
+        """Stop the engine's processes until `resume` (nothing for pause=no or fair_cpu 'off')."""
+        if self.cpu is not None and self.proc is not None and self.proc.returncode is None:
+            self.cpu.pause()
+
+    def resume(self) -> None:
+        if self.cpu is not None:
+            self.cpu.resume()
+
+    def place(self, cores: tuple[int, ...], whole_group: bool = True) -> None:
+        """Run on `cores` (empty: wherever the OS puts it)."""
+        if self.cpu is not None and self.alive:
+            self.cpu.place(cores, whole_group)
+
+    def settle(self, cores: tuple[int, ...]) -> None:
+        """After start-up: every process the engine started so far in its cgroup and on `cores`."""
+        if self.cpu is not None and self.alive:
+            self.cpu.adopt_group()
+            self.cpu.cores = ()   # force a walk of the whole group
+            self.cpu.place(cores)
+
+    def find_escaped(self) -> None:
+        """Look for processes that left the engine's process group (cgroup v2 only), to pause them too."""
+        if self.cpu is not None and self.alive:
+            self.cpu.find_escaped()
 
     def _log(self, text: str) -> None:
         if self.io_log is not None:
@@ -392,18 +431,27 @@ class EngineProcess:
         return bytes(self._stderr).decode("utf-8", "replace").strip()
 
     # -- writing ---------------------------------------------------------------
-    async def send(self, *lines: str, timeout: float = 2.0) -> None:
-        """Write lines in one write; EngineGone if the pipe is closed or the engine stopped reading it."""
+    async def send(self, *lines: str, timeout: float = 2.0, resume: bool = False) -> None:
+        """Write lines in one write; EngineGone if the pipe is closed or the engine stopped reading it.
+
+        `resume`: the engine is paused and gets the CPU back once the lines are in its pipe, so it
+        is woken once, with its input waiting (not once to find nothing, then again). Lines the
+        pipe cannot take at once are waited for (the drain) only after the engine is resumed."""
         if self.proc is None or self.proc.stdin is None:
             raise EngineGone("not started")
         stdin = self.proc.stdin
         if stdin.is_closing():
             raise EngineGone("stdin closed")
-        for line in lines:
-            self._log(f">{self.spec.name}: {line}")
+        if self.io_log is not None:
+            for line in lines:
+                self._log(f">{self.spec.name}: {line}")
         try:
             stdin.write("".join(line + "\n" for line in lines).encode())
-            await asyncio.wait_for(stdin.drain(), timeout)
+            if resume:
+                self.resume()
+            transport = stdin.transport
+            if transport.is_closing() or transport.get_write_buffer_size():
+                await asyncio.wait_for(stdin.drain(), timeout)
         except (ConnectionError, BrokenPipeError, OSError, RuntimeError) as exc:
             raise EngineGone(f"cannot write to the engine: {exc.__class__.__name__}") from None
         except TimeoutError:
@@ -434,6 +482,8 @@ class EngineProcess:
         if self.proc is None or self.pgid is None:
             return None
         proc, pgid = self.proc, self.pgid
+        if self.cpu is not None:
+            self.cpu.release()   # a paused engine could see neither `quit` nor SIGTERM
         try:
             if proc.returncode is None:
                 try:
@@ -450,6 +500,8 @@ class EngineProcess:
             _reap_group_zombies(pgid)
         finally:
             _LIVE_GROUPS.discard(pgid)
+            if self.cpu is not None:
+                self.cpu.forget()
             self._close()
         return proc.returncode
 
@@ -457,6 +509,8 @@ class EngineProcess:
         """SIGKILL the group without waiting (for use when no event loop can run)."""
         if self.pgid is not None:
             _signal_group(self.pgid, signal.SIGKILL)
+        if self.cpu is not None and self.cpu.cgroup is not None:
+            self.cpu.cgroup.kill()
 
     def _close(self) -> None:
         for task in self._tasks:

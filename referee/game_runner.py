@@ -19,6 +19,7 @@ from protocol.board import COLOR_NAME, DARK, LIGHT
 from protocol.errors import GameOverError, IllegalMoveError, NotationError
 from protocol.messages import PositionCommand
 from protocol.moves import Move
+from protocol.notation import parse_move as parse_notation
 
 from .player import EngineFailure, EnginePlayer
 from .record import ForfeitedMove, GameRecord, MoveRecord
@@ -37,6 +38,7 @@ class GameSpec:
     pair: int | None = None
     round: int | None = None
     max_plies: int = 1000              # adjudicate as a draw past this (these games are finite; safety only)
+    seed: int | None = None            # the game's seed, for engines that declare a Seed option
 
 
 def setup_position(spec: GameSpec) -> tuple[protocol.Game, list[str]]:
@@ -97,7 +99,7 @@ class _Game:
             moves=self.moves, result=result, termination=termination, reason=reason,
             final_scores=scores, final_position=self.game.position(), pair=self.spec.pair,
             round=self.spec.round, started_at=self.started_at,
-            duration_s=round(time.monotonic() - self.t0, 3), forfeited_move=forfeited_move)
+            duration_s=round(time.monotonic() - self.t0, 3), forfeited_move=forfeited_move, seed=self.spec.seed)
 
     def forfeit(self, color: int, failure: EngineFailure) -> GameRecord:
         reason = f"{_side_name(color, self.players[color])} {failure.detail}"
@@ -145,7 +147,7 @@ class _Game:
             raise EngineFailure(Termination.ILLEGAL_MOVE, f"answered 'bestmove (none)' but the game is not over "
                                 f"({moves} legal moves)", move=text)
         try:
-            return self.game.parse_move(text)
+            return _known_move(self.game, text)
         except GameOverError as exc:
             raise EngineFailure(Termination.ILLEGAL_MOVE, f"played {text} after the game ended: {exc.reason}", move=text) from None
         except IllegalMoveError as exc:
@@ -155,7 +157,30 @@ class _Game:
                                 f"(column {exc.column}: {exc.message})", move=text) from None
 
 
-async def _start_players(state: _Game, game_type: str) -> None:
+PARSED_MOVES = 8192
+"""Notation texts whose parse is kept (moves recur from game to game; a parse costs 20-50 us)."""
+_parsed: dict[tuple[str, str], Move] = {}
+
+
+def _known_move(game: protocol.Game, text: str) -> Move:
+    """game.parse_move(text), with the notation's parse remembered: the legality is checked every
+    time (check_move); an illegal or malformed text goes through parse_move itself, so the error
+    names the text exactly as the engine sent it."""
+    key = (game.name, text)
+    move = _parsed.get(key)
+    if move is None:
+        move = game.parse_move(text)          # raises for bad notation or an illegal move
+        if len(_parsed) >= PARSED_MOVES:
+            _parsed.clear()
+        _parsed[key] = parse_notation(game.name, text)
+        return move
+    try:
+        return game.check_move(move)
+    except (IllegalMoveError, GameOverError):
+        return game.parse_move(text)          # raises with the engine's own text
+
+
+async def _start_players(state: _Game, game_type: str, seed: int | None) -> None:
     """Start whichever players are not running (at the same time), then tell both the game.
     If both fail, Dark's failure decides the record and Light's is added to the reason."""
     starting = [p for p in state.players if not p.alive]
@@ -174,7 +199,7 @@ async def _start_players(state: _Game, game_type: str) -> None:
         raise _SideFailure(first, failure)
     for color in (DARK, LIGHT):
         try:
-            await state.players[color].new_game(game_type)
+            await state.players[color].new_game(game_type, seed)
         except EngineFailure as failure:
             raise _SideFailure(color, failure) from None
 
@@ -196,7 +221,7 @@ async def play_game(spec: GameSpec, dark: EnginePlayer, light: EnginePlayer,
     color = DARK
     try:
         try:
-            await _start_players(state, spec.game_type)
+            await _start_players(state, spec.game_type, spec.seed)
         except _SideFailure as side:
             color, failure = side.color, side.failure
             raise failure from None

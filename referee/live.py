@@ -1,7 +1,8 @@
 """`live.json` in a run directory: the games being played right now, for viewers (isaac-gui).
 
 Records are written only when a game ends; a viewer following a run also wants the board of the
-game in progress. After each move the runner tells LiveGames the new position, and the file is
+game in progress. After each move the runner tells LiveGames the new position (on a Dask cluster
+the workers publish their games and the submitting referee shows them), and the file is
 rewritten (temporary file, then rename, so a reader never sees half of it), at most every
 `interval` seconds with the last state always written. It is a view, not data: no fsync, and a
 failed write is ignored. A finished game leaves the file; the file holds `{"games": []}` at the end.
@@ -58,6 +59,16 @@ class LiveGames:
             game["moves"].append(move)
             self._positions[game_id] = position
             self._changed()
+
+    def show(self, game: dict[str, Any]) -> None:
+        """A game in progress as a whole (game_id, dark, light, start_position, moves, position), as a
+        cluster worker publishes it (referee/cluster.py)."""
+        game_id = int(game["game_id"])
+        self._positions.pop(game_id, None)
+        self.games[game_id] = {"game_id": game_id, "dark": str(game["dark"]), "light": str(game["light"]),
+                               "start_position": str(game["start_position"]),
+                               "moves": [str(m) for m in game["moves"]], "position": str(game["position"])}
+        self._changed()
 
     def finished(self, game_id: int) -> None:
         self._positions.pop(game_id, None)

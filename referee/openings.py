@@ -13,7 +13,9 @@ Sources:
 * ``random:PLIES`` -- PLIES uniformly random legal plies from the start position,
   drawn from the match seed and the opening's index, so the same seed gives the
   same openings on every machine and on ``--resume``. An opening that would end
-  the game is drawn again.
+  the game is drawn again. They are drawn when a game needs them (a million-game
+  run stores none of them); config.json keeps a digest of the first ones
+  (``random_openings_check``) so a resume under rules that draw differently is refused.
 * a file, one opening per line; blank lines and lines starting with ``#`` are
   skipped. A line is either a move sequence (``c3c7 a0a2 ...``, played from the
   start position) or a position string (its first word names the game),
@@ -23,7 +25,9 @@ Sources:
 from __future__ import annotations
 
 import hashlib
+import json
 import random
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +40,10 @@ from protocol.messages import whole_number
 MAX_RANDOM_PLIES = 200
 MAX_DRAWS = 50
 """How often a random opening is redrawn before giving up (it ended the game each time)."""
+RANDOM_CACHE = 256
+"""Random openings kept drawn (the games running share a few: a pair's two games use one)."""
+CHECKED_OPENINGS = 16
+"""How many of the first random openings config.json's digest covers."""
 
 
 class OpeningError(ValueError):
@@ -187,7 +195,7 @@ class OpeningBook:
         self.seed = seed
         self._file = (read_opening_file(game_type, source.path)
                       if source.kind == "file" and source.path is not None else [])
-        self._cache: dict[int, Opening] = {}
+        self._cache: OrderedDict[int, Opening] = OrderedDict()
 
     @classmethod
     def fixed(cls, game_type: str, openings: list[Opening]) -> OpeningBook:
@@ -206,6 +214,16 @@ class OpeningBook:
             return Opening(None)
         if self.source.kind in ("file", "fixed"):
             return self._file[index % len(self._file)]
-        if index not in self._cache:
-            self._cache[index] = random_opening(self.game_type, self.source.plies, self.seed, index)
-        return self._cache[index]
+        opening = self._cache.get(index)
+        if opening is None:
+            opening = self._cache[index] = random_opening(self.game_type, self.source.plies, self.seed, index)
+            if len(self._cache) > RANDOM_CACHE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(index)
+        return opening
+
+    def check(self, count: int) -> str:
+        """A digest of the first `count` openings: the same on every machine that draws them alike."""
+        text = json.dumps([self.get(i).to_json() for i in range(count)], sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()

@@ -4,14 +4,22 @@ Chess PGN's layout (tag pairs, numbered moves, brace comments, result) with our
 games' own notation; the tags say which game and which rules. Each engine move
 carries a comment with the time it took and, when the engine said, its score
 (in game points, from the mover's view) and depth. Opening moves are marked.
-The JSONL records stay the source of truth; this is a reading copy.
+The JSONL records stay the source of truth; this is a reading copy, written a game at a time
+in the order the games finished (``PgnLog``), or from records.jsonl read as a stream
+(``write_pgn``): a run of any length is exported in constant memory.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TextIO
 
-from .store import read_records_file
+import protocol
+
+from .store import RecordReader
 
 LINE_WIDTH = 79
 
@@ -80,8 +88,6 @@ def _movers(record: dict[str, Any], plies: list[str]) -> list[str]:
     ISAAC's scoring phase starts with the first passer. A record that does not
     replay (foreign or damaged) falls back to alternation from the start position.
     """
-    import protocol
-
     try:
         start = record.get("start_position")
         game = protocol.game_from_position(start) if start else protocol.new_game(record["game_type"])
@@ -145,9 +151,54 @@ def records_to_pgn(records: list[dict[str, Any]], event: str = "isaac-referee") 
     return "\n".join(game_to_pgn(r, event) for r in ordered)
 
 
+def write_pgn(records: Iterable[dict[str, Any]], out: TextIO, event: str = "isaac-referee") -> int:
+    """Each game as PGN followed by a blank line, in the order given; returns how many."""
+    count = 0
+    for record in records:
+        out.write(game_to_pgn(record, event) + "\n")
+        count += 1
+    return count
+
+
 def export_file(records_path: str, event: str = "isaac-referee") -> str:
-    """PGN text of a records.jsonl (torn last line ignored; any other bad line, a repeated
-    game_id included, raises StoreError)."""
-    records, _ = read_records_file(records_path)
+    """PGN text of a records.jsonl, in file order (torn last line ignored; any other bad line, a
+    repeated game_id included, raises StoreError). Holds the text: for large files use export_to."""
+    records = list(RecordReader(records_path))
     return records_to_pgn(records, event)
+
+
+def export_to(records_path: str | Path, out: TextIO, event: str = "isaac-referee") -> int:
+    """The games of a records.jsonl written to `out` as they are read (constant memory), in file
+    order; StoreError at the first bad line (what was written before it stays)."""
+    return write_pgn(RecordReader(records_path), out, event)
+
+
+class PgnLog:
+    """games.pgn of a running run: each finished game appended (from the thread that appends its
+    record, after the record is durable). Not fsync'ed: records.jsonl is the data, this a copy."""
+
+    def __init__(self, path: Path, event: str, size: int | None = None):
+        """Open `path` for appending, cut to `size` bytes first if given (a checkpoint's end)."""
+        self.path = path
+        self.event = event
+        self._lock = threading.Lock()
+        if size is not None and path.exists() and path.stat().st_size > size:
+            os.truncate(path, size)
+        self._file: TextIO | None = open(path, "a", encoding="utf-8")
+        self.bytes = path.stat().st_size
+
+    def append(self, record: dict[str, Any]) -> None:
+        text = game_to_pgn(record, self.event) + "\n"
+        with self._lock:
+            if self._file is None:
+                return
+            self._file.write(text)
+            self._file.flush()
+            self.bytes += len(text.encode("utf-8"))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
 

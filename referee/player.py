@@ -52,7 +52,7 @@ class EnginePlayer:
                  start_timeout: float = 10.0, ping_timeout: float = 5.0, stop_grace: float = 1.0,
                  probe_interval: float = 10.0, quit_grace: float = 1.0, term_grace: float = 1.0,
                  max_line: int = MAX_LINE, max_move_bytes: int = DEFAULT_MAX_MOVE_BYTES,
-                 max_move_lines: int = DEFAULT_MAX_MOVE_LINES):
+                 max_move_lines: int = DEFAULT_MAX_MOVE_LINES, fair_cpu: str = "off"):
         self.spec = spec
         self.name = spec.name
         self.io_log = io_log
@@ -65,8 +65,10 @@ class EnginePlayer:
         self.max_line = max_line
         self.max_move_bytes = max_move_bytes
         self.max_move_lines = max_move_lines
-        self.client = ProtocolClient(spec, io_log, max_line=max_line)
+        self.client = ProtocolClient(spec, io_log, max_line=max_line, fair_cpu=fair_cpu)
         self.failed: EngineFailure | None = None
+        self.cores: tuple[int, ...] = ()
+        """The cores this player's games run on (referee/cpu.py); empty: wherever the OS puts it."""
         self._reading: _MoveReader | None = None   # the current (or last) `go`, for forfeited_move
 
     # -- state -------------------------------------------------------------------
@@ -98,6 +100,18 @@ class EnginePlayer:
     def stderr_tail(self) -> str:
         return self.client.stderr_tail()
 
+    def use_cores(self, cores: tuple[int, ...]) -> None:
+        """Play on `cores` from now on (a running engine is moved at once)."""
+        if cores != self.cores:
+            self.cores = cores
+            if self.process is not None:
+                self.process.place(cores)
+
+    def _pause(self) -> None:
+        """The engine's turn is over: it gets no CPU until the referee next speaks to it."""
+        if self.process is not None:
+            self.process.pause()
+
     # -- failures ----------------------------------------------------------------
     def _failure(self, termination: Termination, detail: str, **extra: Any) -> EngineFailure:
         failure = EngineFailure(termination, detail, stderr_tail=self.stderr_tail(), **extra)
@@ -124,8 +138,13 @@ class EnginePlayer:
         return self._failure(Termination.CRASH, f"crashed while {doing} ({'; '.join(parts)})", exit_code=code)
 
     async def _send(self, line: str, doing: str, start: bool = False, then: str | None = None) -> None:
+        await self._send_all([line, *([then] if then else [])], doing, start)
+
+    async def _send_all(self, lines: list[str], doing: str, start: bool = False, resume: bool = False) -> None:
+        """Write the lines at once (then resume the paused engine); a closed pipe is the engine gone
+        (crash, disconnect, start failure)."""
         try:
-            await self.client.send(line, *([then] if then else []))
+            await self.client.send(*lines, resume=resume)
         except EngineGone:
             raise await self._gone(doing, start=start) from None
 
@@ -140,6 +159,8 @@ class EnginePlayer:
             await self.client.spawn()
         except (OSError, ValueError) as exc:
             raise self._failure(Termination.START_FAILURE, f"could not be started: {exc}") from None
+        process = self.client.proc
+        process.place(self.cores, whole_group=False)
         try:
             await self._handshake()
             await self._set_options()
@@ -147,6 +168,8 @@ class EnginePlayer:
         except EngineFailure:
             await self.client.shutdown(0.1, 0.2)
             raise
+        process.settle(self.cores)
+        process.pause()
 
     async def _handshake(self) -> None:
         """`uci` -> `uciok`; a malformed option line only costs the engine that option."""
@@ -175,10 +198,11 @@ class EnginePlayer:
                 raise self._failure(Termination.START_FAILURE, f"rejects option value: {exc.message}") from None
             await self._send(SetOption(option.name, value).format(), "setting options", start=True)
 
-    async def _ready(self, termination: Termination, doing: str) -> None:
-        """isready -> readyok within ping_timeout; an `info string error` on the way means a rejected command."""
+    async def _ready(self, termination: Termination, doing: str, before: list[str] | None = None) -> None:
+        """isready -> readyok within ping_timeout; an `info string error` on the way means a rejected command.
+        `before`: lines sent in the same write, before `isready`, to a paused engine resumed after it."""
         start = termination == Termination.START_FAILURE
-        await self._send("isready", doing, start=start)
+        await self._send_all([*(before or []), "isready"], doing, start=start, resume=before is not None)
         try:
             _, reply = await self.client.expect(lambda r: r.kind == "readyok" or r.is_error,
                                                 self.ping_timeout, "'readyok'")
@@ -195,8 +219,12 @@ class EnginePlayer:
                                 f"rejected a command while {doing}: {short_text(reply.text, 200)}")
 
     # -- a game ----------------------------------------------------------------------
-    async def new_game(self, game_type: str) -> None:
-        """`setoption name UCI_Variant value <game>`, `ucinewgame`, `isready` -> readyok (else stall)."""
+    async def new_game(self, game_type: str, seed: int | None = None) -> None:
+        """`setoption name UCI_Variant value <game>`, the game's `Seed` (below), `ucinewgame`,
+        `isready` -> readyok (else stall).
+
+        `seed` goes to an engine that declares a `Seed` option, unless its own options set one:
+        games between engines that draw their moves from a generator then differ from game to game."""
         if not self.alive:
             raise self._failure(Termination.START_FAILURE, "is not running (start() it first)")
         variant = self.options.get("uci_variant")
@@ -207,9 +235,24 @@ class EnginePlayer:
             raise self._failure(Termination.START_FAILURE,
                                 f"does not play {game_type} (UCI_Variant is one of {', '.join(variant.vars)})")
         self.client.discard_pending()
-        await self._send(SetOption(variant.name, game_type).format(), "starting a new game")
-        await self._send("ucinewgame", "starting a new game")
-        await self._ready(Termination.STALL, "starting a new game")
+        lines = [SetOption(variant.name, game_type).format()]
+        seed_option = self.seed_option() if seed is not None else None
+        if seed_option is not None and seed is not None:
+            lines.append(SetOption(seed_option.name, str(seed_value(seed_option, seed))).format())
+        self.client.proc.find_escaped()
+        try:
+            await self._ready(Termination.STALL, "starting a new game", before=[*lines, "ucinewgame"])
+        finally:
+            self._pause()
+
+    def seed_option(self) -> OptionSpec | None:
+        """The engine's `Seed` option, if it declares one (spin or string) and the host did not fix it."""
+        option = self.options.get("seed")
+        if option is None or option.type not in ("spin", "string"):
+            return None
+        if any(name.lower() == "seed" for name in self.spec.options):
+            return None
+        return option
 
     async def go(self, position_cmd: str, go_cmd: str, deadline_s: float | None, *,
                  allowed_ms: int | None = None) -> tuple[str, dict[str, Any] | None, int]:
@@ -222,7 +265,15 @@ class EnginePlayer:
         if not self.alive:
             raise self._failure(Termination.DISCONNECT, "is not running")
         self.client.discard_pending()
-        await self._send(position_cmd, "receiving the position and go", then=go_cmd)
+        process = self.client.proc
+        try:
+            return await self._go(position_cmd, go_cmd, deadline_s, allowed_ms)
+        finally:
+            process.pause()
+
+    async def _go(self, position_cmd: str, go_cmd: str, deadline_s: float | None,
+                  allowed_ms: int | None) -> tuple[str, dict[str, Any] | None, int]:
+        await self._send_all([position_cmd, go_cmd], "receiving the position and go", resume=True)
         t0 = time.monotonic()
         deadline = None if deadline_s is None else t0 + deadline_s
         allowed = allowed_ms if allowed_ms is not None else (0 if deadline_s is None else int(deadline_s * 1000))
@@ -378,3 +429,12 @@ class _MoveReader:
             self.move_t = line.t
             if self.info is None:
                 self.info = self.string_info
+
+
+def seed_value(option: OptionSpec, seed: int) -> int:
+    """`seed` brought into the option's declared range (min..max) by wrapping around."""
+    low = option.min if option.min is not None else 0
+    high = option.max if option.max is not None else 2**31 - 1
+    if high < low:
+        return low
+    return low + seed % (high - low + 1)

@@ -41,6 +41,7 @@ class Progress:
         self.running = 0
         self.started = time.monotonic()
         self._status_shown = False
+        self._warned: set[str] = set()
 
     # -- events from the runner ------------------------------------------------
     def begin(self, already_done: int, message: str) -> None:
@@ -74,6 +75,12 @@ class Progress:
         self._write_line(text)
         if refresh:
             self._refresh()
+
+    def warn_once(self, key: str, text: str) -> None:
+        """A note shown the first time `key` is warned about, never again in this run."""
+        if key not in self._warned:
+            self._warned.add(key)
+            self.note(text)
 
     def finish(self, text: str) -> None:
         """The closing lines; the live status line is cleared for good."""

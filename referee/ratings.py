@@ -26,8 +26,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .record import GameRecord
-from .stats import PAIR_SCORES, Z95, elo_interval_pentanomial, pentanomial_counts
+from .stats import PAIR_SCORES, Z95, elo_interval_pentanomial
+from .tally import RunTally
+
+Cells = dict[tuple[str, str], list[int]]
+"""(Dark, Light) -> [Dark's wins, draws, Dark's losses]: everything the ratings read (RunTally.cells)."""
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 """Elo points per natural-log unit of the logistic curve (the model works in natural units)."""
@@ -57,16 +60,21 @@ def _points(result: str) -> float:
     return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
 
 
-def _cells(records: Iterable[dict[str, Any]], index: dict[str, int]) -> list[Cell]:
-    totals: dict[tuple[int, int], list[float]] = {}
-    for record in records:
-        dark, light = record["dark"]["name"], record["light"]["name"]
+def _cells(cells: Cells, index: dict[str, int]) -> list[Cell]:
+    out = []
+    for (dark, light), (wins, draws, losses) in cells.items():
         if dark not in index or light not in index or dark == light:
             continue
-        cell = totals.setdefault((index[dark], index[light]), [0.0, 0.0])
-        cell[0] += 1
-        cell[1] += _points(record["result"])
-    return [Cell(d, light, n, s) for (d, light), (n, s) in sorted(totals.items())]
+        out.append(Cell(index[dark], index[light], wins + draws + losses, wins + draws / 2))
+    return sorted(out, key=lambda c: (c.dark, c.light))
+
+
+def tally_of(records: Iterable[dict[str, Any]], names: Sequence[str]) -> RunTally:
+    """The counts of a list of records (for callers that hold records; a run keeps a RunTally)."""
+    tally = RunTally(names)
+    for record in records:
+        tally.add(record)
+    return tally
 
 
 def _with_prior(cells: list[Cell]) -> list[Cell]:
@@ -156,7 +164,12 @@ def _elo(value: float) -> float:
 
 
 def fit_ratings(records: Sequence[dict[str, Any]], names: Sequence[str], anchor: str | None = None) -> dict[str, Any]:
-    """Maximum-likelihood ratings of `names` from `records` (game record dicts), plain data.
+    """Maximum-likelihood ratings of `names` from `records` (game record dicts); see fit_ratings_of."""
+    return fit_ratings_of(tally_of(records, names).cells, names, anchor)
+
+
+def fit_ratings_of(cells: Cells, names: Sequence[str], anchor: str | None = None) -> dict[str, Any]:
+    """Maximum-likelihood ratings of `names` from the results per (Dark, Light), plain data.
 
     ``{"model", "method", "anchor", "first_move_advantage": {elo, low, high},
     "engines": [{name, elo, low, high, games, points}] (best first)}``; an engine without games
@@ -164,32 +177,31 @@ def fit_ratings(records: Sequence[dict[str, Any]], names: Sequence[str], anchor:
     names = list(names)
     if anchor is not None and anchor not in names:
         raise ValueError(f"rating anchor {anchor!r} is not one of the engines ({', '.join(names)})")
-    played = sorted({n for r in records for n in (r["dark"]["name"], r["light"]["name"]) if n in names},
-                    key=names.index)
+    games = {n: 0 for n in names}
+    points = {n: 0.0 for n in names}
+    for (d, lt), (wins, draws, losses) in cells.items():
+        n, s = wins + draws + losses, wins + draws / 2
+        if d in games:
+            games[d] += n
+            points[d] += s
+        if lt in games:
+            games[lt] += n
+            points[lt] += n - s
+    played = [n for n in names if games[n]]
     out: dict[str, Any] = {
         "model": "Bradley-Terry (logistic Elo), draws as half points, first-move advantage W",
         "method": "maximum likelihood", "anchor": anchor if anchor is not None else "average 0",
         "first_move_advantage": {"elo": None, "low": None, "high": None}, "engines": [],
     }
-    games = {n: 0 for n in names}
-    points = {n: 0.0 for n in names}
-    for r in records:
-        d, lt, s = r["dark"]["name"], r["light"]["name"], _points(r["result"])
-        if d in games:
-            games[d] += 1
-            points[d] += s
-        if lt in games:
-            games[lt] += 1
-            points[lt] += 1.0 - s
     rated: dict[str, tuple[float, float, float]] = {}
     anchor_here = anchor if anchor in played else None
     if len(played) >= 2 and (anchor is None or anchor_here is not None):
         index = {name: i for i, name in enumerate(played)}
-        cells = _cells(records, index)
-        ratings, w, cov, ok = _fit(cells, len(played))
+        fitted = _cells(cells, index)
+        ratings, w, cov, ok = _fit(fitted, len(played))
         spread = max(abs(v) for v in [*ratings, w]) * ELO_PER_NAT
         if not ok or spread > DIVERGED_ELO:
-            ratings, w, cov, ok = _fit(_with_prior(cells), len(played))
+            ratings, w, cov, ok = _fit(_with_prior(fitted), len(played))
             out["method"] = (f"maximum likelihood with {PRIOR_DRAWS:g} virtual draw per encounter "
                              "(the results are separable: plain maximum-likelihood ratings are infinite)")
         n = len(played)
@@ -224,45 +236,49 @@ def fit_ratings(records: Sequence[dict[str, Any]], names: Sequence[str], anchor:
 
 def crosstable(records: Iterable[dict[str, Any]], names: Sequence[str]) -> dict[str, dict[str, dict[str, float]]]:
     """{row engine: {column engine: {"games", "points"}}}: the row engine's points against the column."""
+    return crosstable_of(tally_of(records, names).cells, names)
+
+
+def crosstable_of(cells: Cells, names: Sequence[str]) -> dict[str, dict[str, dict[str, float]]]:
+    """The crosstable from the results per (Dark, Light)."""
     table: dict[str, dict[str, dict[str, float]]] = {a: {} for a in names}
-    for record in records:
-        d, lt, s = record["dark"]["name"], record["light"]["name"], _points(record["result"])
-        for me, other, mine in ((d, lt, s), (lt, d, 1.0 - s)):
+    for (d, lt), (wins, draws, losses) in sorted(cells.items()):
+        n, s = wins + draws + losses, wins + draws / 2
+        for me, other, mine in ((d, lt, s), (lt, d, n - s)):
             if me in table:
                 cell = table[me].setdefault(other, {"games": 0, "points": 0.0})
-                cell["games"] += 1
+                cell["games"] += n
                 cell["points"] += mine
     return table
 
 
 def encounters(records: Sequence[dict[str, Any]], names: Sequence[str]) -> list[dict[str, Any]]:
     """One entry per pair of engines that met: results, pentanomial pair counts and pair-based Elo."""
+    return encounters_of(tally_of(records, names), names)
+
+
+def encounters_of(tally: RunTally, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The encounters of a run's tally, in the order of `names`."""
     out = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            games = [r for r in records if {r["dark"]["name"], r["light"]["name"]} == {a, b}]
+            ab, ba = tally.cells.get((a, b), [0, 0, 0]), tally.cells.get((b, a), [0, 0, 0])
+            games = sum(ab) + sum(ba)
             if not games:
                 continue
-            wins = sum(1 for r in games if _winner(r) == a)
-            losses = sum(1 for r in games if _winner(r) == b)
-            draws = len(games) - wins - losses
-            penta = pentanomial_counts([GameRecord.from_json(r) for r in games], a)
+            wins, losses = ab[0] + ba[2], ab[2] + ba[0]
+            draws = games - wins - losses
+            met = tally.encounters.get((a, b))
+            penta = list(met.penta) if met is not None else [0] * 5
+            if met is None and (other := tally.encounters.get((b, a))) is not None:
+                penta = list(reversed(other.penta))
             elo, low, high = elo_interval_pentanomial(penta) if sum(penta) else (math.nan,) * 3
-            out.append({"first": a, "second": b, "games": len(games), "wins": wins, "draws": draws,
+            out.append({"first": a, "second": b, "games": games, "wins": wins, "draws": draws,
                         "losses": losses, "points": wins + draws / 2, "pentanomial": penta,
                         "pairs": sum(penta), "pair_scores": list(PAIR_SCORES),
                         "pentanomial_elo": finite_or_none(elo), "pentanomial_elo_low": finite_or_none(low),
                         "pentanomial_elo_high": finite_or_none(high)})
     return out
-
-
-def _winner(record: dict[str, Any]) -> str | None:
-    result = record["result"]
-    if result == "1-0":
-        return str(record["dark"]["name"])
-    if result == "0-1":
-        return str(record["light"]["name"])
-    return None
 
 
 def finite_or_none(x: float) -> float | None:
@@ -274,13 +290,19 @@ def finite_or_none(x: float) -> float | None:
 
 def ratings_report(records: Sequence[dict[str, Any]], names: Sequence[str], anchor: str | None = None) -> dict[str, Any]:
     """Everything for a summary or report: ratings (or why there are none), crosstable, encounters."""
+    return ratings_report_of(tally_of(records, names), names, anchor)
+
+
+def ratings_report_of(tally: RunTally, names: Sequence[str], anchor: str | None = None) -> dict[str, Any]:
+    """Everything for a summary or report from a run's tally: ratings (or why there are none),
+    crosstable, encounters. Its cost depends on the number of engines, not of games."""
     try:
-        ratings: dict[str, Any] | None = fit_ratings(records, names, anchor)
+        ratings: dict[str, Any] | None = fit_ratings_of(tally.cells, names, anchor)
         error = None
     except RatingsUnavailable as exc:
         ratings, error = None, str(exc)
-    report: dict[str, Any] = {"ratings": ratings, "crosstable": crosstable(records, names),
-                              "encounters": encounters(records, names)}
+    report: dict[str, Any] = {"ratings": ratings, "crosstable": crosstable_of(tally.cells, names),
+                              "encounters": encounters_of(tally, names)}
     if error is not None:
         report["ratings_error"] = error
     return report

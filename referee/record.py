@@ -113,6 +113,7 @@ class GameRecord:
     started_at: str = ""
     duration_s: float = 0.0
     forfeited_move: ForfeitedMove | None = None   # only when a forfeit happened during a `go`
+    seed: int | None = None        # the game's seed (handed to engines declaring a Seed option)
 
     def __post_init__(self) -> None:
         if self.termination not in TERMINATIONS:
@@ -132,6 +133,8 @@ class GameRecord:
             del out["forfeited_move"]   # records of games not lost during a `go` stay as they were
         else:
             out["forfeited_move"] = self.forfeited_move.to_json()
+        if self.seed is None:
+            del out["seed"]
         return out
 
     @classmethod

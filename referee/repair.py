@@ -13,9 +13,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import RECORDS, StoreError, _fsync_dir, scan_records, write_atomic_bytes
+from .checkpoint import CHECKPOINT
+from .store import RECORDS, StoreError, _fsync_dir, iter_lines
 
 REJECTED = "records.rejected.jsonl"
+MAX_LISTED = 20
+"""Problems kept word for word for the report (the rest are counted)."""
 
 
 @dataclass(frozen=True)
@@ -30,9 +33,9 @@ class RepairReport:
             return f"{self.records}: nothing to repair; {self.kept} valid records"
         lines = [f"moved {len(self.moved)} bad line{'s' if len(self.moved) > 1 else ''} of {self.records} "
                  f"to {self.rejected}; {self.kept} valid records kept"]
-        lines += [f"  {problem}" for _, problem in self.moved[:20]]
-        if len(self.moved) > 20:
-            lines.append(f"  ... and {len(self.moved) - 20} more")
+        lines += [f"  {problem}" for _, problem in self.moved[:MAX_LISTED]]
+        if len(self.moved) > MAX_LISTED:
+            lines.append(f"  ... and {len(self.moved) - MAX_LISTED} more")
         return "\n".join(lines)
 
 
@@ -46,29 +49,39 @@ def records_path(target: str | Path) -> Path:
 
 
 def repair(target: str | Path) -> RepairReport:
-    """Move bad lines aside (see the module docstring); the report says how many and why."""
+    """Move bad lines aside (see the module docstring); the report says how many and why.
+
+    Two passes over the file, each a stream: the first finds the bad lines; only if there are any,
+    the second writes the good ones to a new file (renamed over the old one) and the bad ones to
+    records.rejected.jsonl. A checkpoint of the run no longer describes the file and is removed."""
     path = records_path(target)
     rejected = path.with_name(REJECTED)
-    lines, _, torn = scan_records(path)
-    good: list[bytes] = []
     moved: list[tuple[int, str]] = []
-    bad: list[bytes] = []
-    for index, (number, raw, checked) in enumerate(lines):
-        if not raw.strip():
+    kept = 0
+    for line in iter_lines(path):
+        if not line.raw.strip():
             continue
-        if isinstance(checked, str):
-            last_torn = torn and index == len(lines) - 1
-            moved.append((number, checked + (" (torn last line)" if last_torn else "")))
-            bad.append(raw)
+        if isinstance(line.checked, str):
+            if len(moved) < MAX_LISTED:
+                moved.append((line.number, line.checked + (" (torn last line)" if line.torn else "")))
+            else:
+                moved.append((line.number, ""))
         else:
-            good.append(raw)
-    if moved:
-        fd = os.open(rejected, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, b"".join(raw + b"\n" for raw in bad))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        write_atomic_bytes(path, b"".join(raw + b"\n" for raw in good))
-        _fsync_dir(path.parent)
-    return RepairReport(path, rejected, len(good), moved)
+            kept += 1
+    if not moved:
+        return RepairReport(path, rejected, kept, moved)
+    bad_lines = {number for number, _ in moved}
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as good, open(rejected, "ab") as bad:
+        for line in iter_lines(path):
+            if not line.raw.strip():
+                continue
+            (bad if line.number in bad_lines else good).write(line.raw + b"\n")
+        bad.flush()
+        os.fsync(bad.fileno())
+        good.flush()
+        os.fsync(good.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+    (path.parent / CHECKPOINT).unlink(missing_ok=True)
+    return RepairReport(path, rejected, kept, moved)

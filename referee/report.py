@@ -1,26 +1,29 @@
-"""``report.html``: one self-contained page per run directory, readable with no network.
+"""``report.html``: one self-contained page per run directory, readable with no network, at most 2 MB.
 
-Standings, the crosstable (head to head), how games ended, and every game replayable
-move by move with the board. The boards are protocol/svg.py pictures cut into parts
-(protocol/svg_replay.py): each distinct part (a piece, a counter, a hand) is stored
-once for the whole run, a ply is a list of part numbers, and the data is gzipped into
-the page; the browser joins the parts back into the exact SVG. So every game of a
-1,000-game run keeps its boards at a size of a few MB (measured in docs/pictures.md).
+The whole run in numbers: standings, ratings with their intervals drawn, the crosstable,
+encounters (game pairs), terminations, repeated games, all from the run's counts (referee/tally.py),
+so their size depends on the number of engines, never of games. The game viewer embeds a bounded
+set: the latest SHOWN_LATEST games and the latest SHOWN_FORFEITS forfeits, each replayable move by
+move with the board; the page says how to open any other game (``isaac-svg --records``, the GUI).
+The boards are protocol/svg.py pictures cut into parts (protocol/svg_replay.py): each distinct
+part is stored once, a ply is a list of part numbers, and the data is gzipped into the page.
+If the page would still exceed MAX_REPORT_BYTES (very long games), it embeds fewer games.
 
-The runner keeps the page fresh while a run goes on (``LiveReport``): each finished
-game is drawn once, in a background thread, and the page is rewritten at most as
-often as keeps the writing under about a tenth of the time. ``isaac-referee report
-DIR`` (re)builds it from records.jsonl at any time.
+The runner keeps the page fresh while a run goes on (``LiveReport``): games are drawn only when
+they are on the page, in a background thread, and the page is rewritten at most as often as keeps
+that work under about a tenth of the time. ``isaac-referee report DIR`` (re)builds it from
+records.jsonl, read as a stream.
 """
 
 from __future__ import annotations
 
 import html
 import os
-import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +31,22 @@ from pydantic import BaseModel
 
 from protocol.svg_replay import PartTable, ReplayGame, page_html, record_moves, replay
 
-from .ratings import crosstable
-from .record import GameRecord
+from .ratings import RatingsUnavailable, crosstable_of, encounters_of, fit_ratings_of
 from .schema import RunConfigModel, SchemaError, SummaryModel, load_json
-from .stats import standings, termination_counts
-from .store import CONFIG, RECORDS, SUMMARY, StoreError, read_records_file
+from .stats import EngineTotals
+from .store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError
+from .tally import FORFEITS, RunTally
 
 REPORT = "report.html"
+MAX_REPORT_BYTES = 2_000_000
+SHOWN_LATEST = 100
+"""The latest games the viewer embeds."""
+SHOWN_FORFEITS = 100
+"""...and the latest forfeits (of any age: they are what a host looks at)."""
 REASON_CHARS = 140
 """Reasons are cut to this in the games table (the full text is the cell's tooltip)."""
+MIN_INTERVAL_S = 1.0
+"""The live page is rewritten at most this often (and at most 10% of the time)."""
 
 
 def _esc(value: object) -> str:
@@ -51,85 +61,189 @@ def _pts(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:.1f}"
 
 
+def _gid_key(record: dict[str, Any]) -> tuple[int, str]:
+    gid = record.get("game_id")
+    return (gid if isinstance(gid, int) else 0, str(gid))
 
-_UNSCORED_FIELDS = {"game_id": 0, "game_type": "", "rules_version": "", "start_position": "", "opening": [],
-                    "time_control": {}, "moves": [], "reason": "", "final_scores": [], "final_position": ""}
-"""What statistics do not read: a record lacking these is still scored (the page shows what it can)."""
+
+class ShownGames:
+    """The games the viewer embeds: the latest, and the latest forfeits; bounded, whatever the run."""
+
+    def __init__(self, latest: int | None = None, forfeits: int | None = None):
+        self.latest: deque[tuple[dict[str, Any], int | None]] = deque(maxlen=SHOWN_LATEST if latest is None else latest)
+        self.forfeits: deque[tuple[dict[str, Any], int | None]] = deque(
+            maxlen=SHOWN_FORFEITS if forfeits is None else forfeits)
+
+    def add(self, record: dict[str, Any], offset: int | None = None) -> None:
+        """One finished game (`offset`: where its line starts in records.jsonl, for the checkpoint)."""
+        self.latest.append((record, offset))
+        if record.get("termination") in FORFEITS:
+            self.forfeits.append((record, offset))
+
+    def records(self) -> list[dict[str, Any]]:
+        """The games to embed, by game id, each once."""
+        unique = {str(r["game_id"]): r for r, _ in (*self.forfeits, *self.latest)}
+        return sorted(unique.values(), key=_gid_key)
+
+    def offsets(self) -> list[int]:
+        return sorted({o for _, o in (*self.forfeits, *self.latest) if o is not None})
+
+    def copy(self) -> ShownGames:
+        out = ShownGames(self.latest.maxlen or 0, self.forfeits.maxlen or 0)
+        out.latest.extend(self.latest)
+        out.forfeits.extend(self.forfeits)
+        return out
 
 
-def _scored(record: dict[str, Any]) -> GameRecord | None:
-    """The record as statistics read it, or None if it lacks what scoring needs (names, result, termination)."""
-    try:
-        return GameRecord.from_json({**_UNSCORED_FIELDS, **record})
-    except (KeyError, TypeError, ValueError):
-        return None
+@dataclass
+class RunView:
+    """What the page shows of a run's counts: a copy (the page is drawn in a thread while the
+    run's own tally goes on counting)."""
+
+    names: list[str]
+    standings: list[EngineTotals]
+    terminations: dict[str, int]
+    cells: dict[tuple[str, str], list[int]]
+    encounters: list[dict[str, Any]]
+    repeats: dict[str, Any]
+    recorded: int
+    game_types: list[str]
+
+    @classmethod
+    def of(cls, tally: RunTally) -> RunView:
+        standings = [EngineTotals.from_state(e.name, e.state()) for e in tally.standings()]
+        return cls(list(tally.names), standings, tally.termination_counts(),
+                   {k: list(v) for k, v in tally.cells.items()}, encounters_of(tally, tally.names),
+                   tally.repeats.to_json(), tally.recorded, sorted(t for t in tally.game_types if t))
+
+
+class Drawings:
+    """The boards of the embedded games: each game drawn once, while it stays on the page.
+
+    Games are drawn into one working part table (the same pieces recur in every game); each page
+    gets a table of exactly the parts its games use. The working table is rebuilt from the games
+    still kept when it has grown to twice what they use, so it does not grow with the run."""
+
+    def __init__(self) -> None:
+        self.scratch = PartTable()
+        self.games: dict[str, ReplayGame] = {}
+
+    def draw(self, records: list[dict[str, Any]]) -> tuple[PartTable, list[ReplayGame]]:
+        """(a table of the parts these games use, in order of first use; the games, in that table)."""
+        wanted = {str(r["game_id"]) for r in records}
+        for gid in [g for g in self.games if g not in wanted]:
+            del self.games[gid]
+        for record in records:
+            gid = str(record["game_id"])
+            if gid not in self.games:
+                self.games[gid] = self._draw(record)
+        self._trim()
+        table = PartTable()
+        parts = self.scratch.parts
+        out = []
+        for record in records:
+            game = self.games[str(record["game_id"])]
+            plies = [table.ids([parts[i] for i in ply]) for ply in game.plies]
+            out.append(ReplayGame(game.id, game.title, game.moves, plies, game.opening_plies, game.error, game.notes))
+        return table, out
+
+    def _draw(self, record: dict[str, Any]) -> ReplayGame:
+        gid = str(record["game_id"])
+        dark, light = str(record["dark"]["name"]), str(record["light"]["name"])
+        moves, notes, opening = record_moves(record)
+        return replay(self.scratch, gid, f"Game {gid}: {dark} (Dark) vs {light} (Light), "
+                      f"{record.get('result')} {record.get('termination')}", str(record.get("start_position", "")),
+                      moves, opening_plies=opening, players=(dark, light), notes=notes)
+
+    def _trim(self) -> None:
+        used = {i for game in self.games.values() for ply in game.plies for i in ply}
+        if len(self.scratch.parts) <= 2 * max(len(used), 1000):
+            return
+        fresh, parts = PartTable(), self.scratch.parts
+        for game in self.games.values():
+            game.plies = [fresh.ids([parts[i] for i in ply]) for ply in game.plies]
+        self.scratch = fresh
+
 
 class ReportBuilder:
-    """Records in, page out; each game is drawn once however often the page is written."""
+    """Records in, page out: counts every record, keeps and draws the ones the viewer embeds."""
 
     def __init__(self, title: str = "isaac-referee run", names: Iterable[str] = (),
                  meta: dict[str, Any] | None = None):
         self.title = title
-        self.names = list(names)
         self.meta = meta or {}
-        self.table = PartTable()
-        self.records: list[dict[str, Any]] = []
-        self.typed: list[GameRecord] = []          # the same records, read for the statistics
-        self.games: dict[str, ReplayGame] = {}
+        self.tally = RunTally(names)
+        self.shown = ShownGames()
+        self.drawings = Drawings()
 
-    def add(self, record: dict[str, Any]) -> None:
-        """Draw one game (a repeated game_id counts once, as in the store)."""
-        gid = str(record["game_id"])
-        if gid in self.games:
+    def add(self, record: dict[str, Any], offset: int | None = None) -> None:
+        """Count one game and keep it if the viewer embeds it (a repeated game_id counts once, as in
+        the store)."""
+        if record.get("game_id") in self.tally.done:
             return
-        dark, light = str(record["dark"]["name"]), str(record["light"]["name"])
-        moves, notes, opening = record_moves(record)
-        self.games[gid] = replay(self.table, gid, f"Game {gid}: {dark} (Dark) vs {light} (Light), "
-                                 f"{record.get('result')} {record.get('termination')}",
-                                 str(record.get("start_position", "")), moves,
-                                 opening_plies=opening, players=(dark, light), notes=notes)
-        self.records.append(record)
-        typed = _scored(record)
-        if typed is not None:
-            self.typed.append(typed)
-        for name in (dark, light):
-            if name not in self.names:
-                self.names.append(name)
+        self.tally.add(record)
+        self.shown.add(record, offset)
 
     def html(self) -> str:
-        body = [f"<h1>{_esc(self.title)}</h1>", self._overview(), self._standings(), self._crosstable(),
-                self._terminations(), self._engines(), self._games()]
-        ordered = [self.games[str(r["game_id"])] for r in self._sorted()]
-        return page_html(self.title, "\n".join(body), self.table, ordered, compress=True)
+        return render_page(self.title, self.meta, RunView.of(self.tally), self.shown.records(), self.drawings)
 
     def write(self, run_dir: Path) -> Path:
-        """Write the page atomically (a reader never sees half a file)."""
-        path = Path(run_dir) / REPORT
-        tmp = path.with_name(REPORT + ".tmp")
-        tmp.write_text(self.html(), encoding="utf-8")
-        os.replace(tmp, path)
-        return path
+        return write_page(Path(run_dir), self.html())
 
-    # -- sections ------------------------------------------------------------------------------
-    def _sorted(self) -> list[dict[str, Any]]:
-        return sorted(self.records, key=lambda r: (int(r["game_id"]) if str(r["game_id"]).isdigit() else 0,
-                                                   str(r["game_id"])))
+
+def write_page(run_dir: Path, text: str) -> Path:
+    """Write the page atomically (a reader never sees half a file)."""
+    path = run_dir / REPORT
+    tmp = path.with_name(REPORT + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def render_page(title: str, meta: dict[str, Any], view: RunView, records: list[dict[str, Any]],
+                drawings: Drawings, limit: int = MAX_REPORT_BYTES) -> str:
+    """The page with as many of `records` (the most recent kept) as fit in `limit` bytes."""
+    sections = _Sections(title, meta, view)
+    head = sections.head()
+    shown = list(records)
+    while True:
+        table, games = drawings.draw(shown)
+        body = head + sections.games(shown, games, len(records))
+        text = page_html(title, body, table, games, compress=True)
+        if len(text.encode("utf-8")) <= limit or not shown:
+            return text
+        shown = shown[len(shown) // 2 + 1:] if len(shown) > 1 else []
+
+
+class _Sections:
+    """The HTML of each section, from a RunView."""
+
+    def __init__(self, title: str, meta: dict[str, Any], view: RunView):
+        self.title, self.meta, self.view = title, meta, view
+
+    def head(self) -> str:
+        return "\n".join([f"<h1>{_esc(self.title)}</h1>", self._overview(), self._standings(), self._ratings(),
+                          self._crosstable(), self._encounters(), self._terminations(), self._engines()])
 
     def _overview(self) -> str:
-        games = {str(r.get("game_type", "")).upper() for r in self.records} or {"-"}
-        parts = [f"game {_esc(', '.join(sorted(games)))}", f"{len(self.records)} games recorded"]
+        view = self.view
+        parts = [f"game {_esc(', '.join(g.upper() for g in view.game_types) or '-')}",
+                 f"{view.recorded} games recorded"]
         for key in ("run", "planned", "stopped"):
             if key in self.meta:
                 parts.append(f"{key} {_esc(self.meta[key])}")
-        return ("<p>" + " &middot; ".join(parts) + ". Click a game's number to replay it "
-                "(buttons, or the arrow keys, Home, End and space).</p>")
+        repeats = view.repeats
+        if repeats.get("games_checked"):
+            warn = ' class="err"' if repeats.get("warning") else ""
+            parts.append(f"<span{warn} id=\"repeats\">{repeats['repeated']} of {repeats['games_checked']} games "
+                         f"repeat an earlier one ({100 * repeats['share']:.1f}%)</span>")
+        return "<p>" + " &middot; ".join(parts) + ".</p>"
 
     def _standings(self) -> str:
-        rows = standings(self.typed, self.names)
         out = ['<h2>Standings</h2><table id="standings"><tr><th>#</th><th class="l">engine</th><th>games</th>'
                "<th>points</th><th>score</th><th>W</th><th>D</th><th>L</th><th>as Dark W-D-L</th>"
                "<th>as Light W-D-L</th><th class=\"l\">forfeits lost</th></tr>"]
-        for rank, row in enumerate(rows, 1):
+        for rank, row in enumerate(self.view.standings, 1):
             t = row.total
             forfeits = ", ".join(f"{k} {v}" for k, v in sorted(row.forfeits.items())) or "-"
             out.append(f"<tr><td>{rank}</td><td class=\"l\">{_esc(row.name)}</td><td>{t.games}</td>"
@@ -139,16 +253,31 @@ class ReportBuilder:
                        f"<td>{row.as_light.wins}-{row.as_light.draws}-{row.as_light.losses}</td>"
                        f"<td class=\"l\">{_esc(forfeits)}</td></tr>")
         out.append("</table>")
-        ratings = self.meta.get("ratings")
-        if isinstance(ratings, dict) and isinstance(ratings.get("engines"), list):
-            out.append('<p class="muted">Ratings (from summary.json): ' + ", ".join(
-                f"{_esc(e.get('name'))} {_elo(e.get('elo'))}" for e in ratings["engines"]
-                if isinstance(e, dict)) + "</p>")
+        return "".join(out)
+
+    def _ratings(self) -> str:
+        anchor = self.meta.get("anchor")
+        try:
+            ratings = fit_ratings_of(self.view.cells, self.view.names, anchor if isinstance(anchor, str) else None)
+        except (RatingsUnavailable, ValueError) as exc:
+            return f'<h2>Ratings</h2><p class="muted">{_esc(exc)}</p>'
+        engines = ratings["engines"]
+        w = ratings["first_move_advantage"]
+        out = [f'<h2>Ratings</h2><p class="muted">{_esc(ratings["method"])}; anchor: {_esc(ratings["anchor"])}; '
+               f'first-move advantage {_elo(w["elo"])} ({_elo(w["low"])}, {_elo(w["high"])}). '
+               "Bars: 95% intervals.</p>", _ratings_plot(engines),
+               '<table id="ratings"><tr><th>#</th><th class="l">engine</th><th>Elo</th><th>95% interval</th>'
+               "<th>games</th><th>points</th></tr>"]
+        for rank, e in enumerate(engines, 1):
+            out.append(f"<tr><td>{rank}</td><td class=\"l\">{_esc(e['name'])}</td><td>{_elo(e['elo'])}</td>"
+                       f"<td>({_elo(e['low'])}, {_elo(e['high'])})</td><td>{e['games']}</td>"
+                       f"<td>{_pts(e['points'])}</td></tr>")
+        out.append("</table>")
         return "".join(out)
 
     def _crosstable(self) -> str:
-        names = [row.name for row in standings(self.typed, self.names)]
-        table = crosstable(self.records, names)
+        names = [row.name for row in self.view.standings]
+        table = crosstable_of(self.view.cells, names)
         out = ['<h2>Crosstable</h2><p class="muted">Points of the row engine against the column engine '
                '(games in brackets).</p><table id="crosstable"><tr><th class="l">engine</th>']
         out += [f"<th>{_esc(n)}</th>" for n in names]
@@ -163,11 +292,27 @@ class ReportBuilder:
         out.append("</table>")
         return "".join(out)
 
+    def _encounters(self) -> str:
+        rows = [e for e in self.view.encounters if e["pairs"]]
+        if not rows:
+            return ""
+        out = ['<h2>Game pairs</h2><p class="muted">Complete pairs (one opening, colours swapped) in which the '
+               'first engine scored 0, 1/2, 1, 3/2, 2 points, and the Elo they give.</p><table id="encounters">'
+               '<tr><th class="l">first</th><th class="l">second</th><th>W-D-L</th><th>pairs 0 / ½ / 1 / 1½ / 2</th>'
+               "<th>pair Elo</th></tr>"]
+        for e in rows:
+            out.append(f"<tr><td class=\"l\">{_esc(e['first'])}</td><td class=\"l\">{_esc(e['second'])}</td>"
+                       f"<td>{e['wins']}-{e['draws']}-{e['losses']}</td>"
+                       f"<td>{' / '.join(str(c) for c in e['pentanomial'])}</td>"
+                       f"<td>{_elo(e['pentanomial_elo'])} ({_elo(e['pentanomial_elo_low'])}, "
+                       f"{_elo(e['pentanomial_elo_high'])})</td></tr>")
+        out.append("</table>")
+        return "".join(out)
+
     def _terminations(self) -> str:
-        counts = termination_counts(self.typed)
         out = ['<h2>Terminations</h2><table id="terminations"><tr><th class="l">termination</th>'
                "<th>games</th></tr>"]
-        out += [f'<tr><td class="l">{_esc(k)}</td><td>{v}</td></tr>' for k, v in counts.items()]
+        out += [f'<tr><td class="l">{_esc(k)}</td><td>{v}</td></tr>' for k, v in self.view.terminations.items()]
         out.append("</table>")
         return "".join(out)
 
@@ -190,13 +335,21 @@ class ReportBuilder:
         out.append("</table>")
         return "".join(out)
 
-    def _games(self) -> str:
-        out = ['<h2>Games</h2><table id="games"><tr><th>game</th><th>round</th><th class="l">Dark</th>'
-               '<th class="l">Light</th><th>result</th><th class="l">termination</th><th>plies</th>'
-               '<th class="l">reason</th></tr>']
-        for r in self._sorted():
+    def games(self, records: list[dict[str, Any]], drawn: list[ReplayGame], offered: int) -> str:
+        view = self.view
+        left_out = offered - len(records)
+        note = (f"The viewer holds {len(records)} of the {view.recorded} games: the latest {SHOWN_LATEST} and the "
+                f"latest {SHOWN_FORFEITS} forfeits"
+                + (f" ({left_out} more left out to keep this page under {MAX_REPORT_BYTES // 1_000_000} MB)"
+                   if left_out > 0 else "")
+                + ". Click a game's number to replay it (buttons, or the arrow keys, Home, End and space). "
+                  "Any other game: <code>isaac-svg --records DIR --game-id N -o game.html</code>, or "
+                  "<code>isaac-gui --runs DIR</code> (Runs tab).")
+        out = [f'<h2>Games</h2><p class="muted" id="games-note">{note}</p><table id="games"><tr><th>game</th>'
+               '<th>round</th><th class="l">Dark</th><th class="l">Light</th><th>result</th>'
+               '<th class="l">termination</th><th>plies</th><th class="l">reason</th></tr>']
+        for r, replayed in zip(records, drawn):
             gid = str(r["game_id"])
-            replayed = self.games[gid]
             reason = str(r.get("reason", ""))
             short = reason if len(reason) <= REASON_CHARS else reason[:REASON_CHARS - 1] + "\u2026"
             warn = f' <span class="err">(replay stopped: {_esc(replayed.error)})</span>' if replayed.error else ""
@@ -211,6 +364,47 @@ class ReportBuilder:
         return "".join(out)
 
 
+def _ratings_plot(engines: list[dict[str, Any]]) -> str:
+    """Each engine's rating as a dot on its 95% interval, on one Elo axis (inline SVG)."""
+    rated = [e for e in engines if isinstance(e.get("elo"), (int, float))]
+    if not rated:
+        return ""
+    lows = [float(e["low"] if isinstance(e.get("low"), (int, float)) else e["elo"]) for e in rated]
+    highs = [float(e["high"] if isinstance(e.get("high"), (int, float)) else e["elo"]) for e in rated]
+    lo, hi = min(lows + [0.0]), max(highs + [0.0])
+    span = max(hi - lo, 20.0)
+    lo, hi = lo - span * 0.05, hi + span * 0.05
+    label_w, plot_w, row_h = 150, 480, 22
+    height = row_h * len(rated) + 30
+
+    def x(v: float) -> float:
+        return label_w + (v - lo) / (hi - lo) * plot_w
+
+    out = [f'<svg id="ratings-plot" xmlns="http://www.w3.org/2000/svg" width="{label_w + plot_w + 20}" '
+           f'height="{height}" font-family="DejaVu Sans,Verdana,sans-serif" font-size="12">',
+           f'<line x1="{x(0):.1f}" y1="4" x2="{x(0):.1f}" y2="{height - 22}" stroke="#bbb" stroke-dasharray="3,3"/>']
+    for i, (e, low, high) in enumerate(zip(rated, lows, highs)):
+        y = 14 + i * row_h
+        out.append(f'<text x="{label_w - 8}" y="{y + 4}" text-anchor="end">{_esc(str(e["name"])[:22])}</text>'
+                   f'<line x1="{x(low):.1f}" y1="{y}" x2="{x(high):.1f}" y2="{y}" stroke="#8a6d3b" stroke-width="3"/>'
+                   f'<circle cx="{x(e["elo"]):.1f}" cy="{y}" r="4.5" fill="#3b5e8a"/>'
+                   f'<text x="{x(high) + 6:.1f}" y="{y + 4}" fill="#555">{_elo(e["elo"])}</text>')
+    for tick in _ticks(lo, hi):
+        out.append(f'<line x1="{x(tick):.1f}" y1="{height - 22}" x2="{x(tick):.1f}" y2="{height - 17}" stroke="#666"/>'
+                   f'<text x="{x(tick):.1f}" y="{height - 5}" text-anchor="middle" fill="#555">{tick:+g}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _ticks(lo: float, hi: float) -> list[float]:
+    raw = (hi - lo) / 6
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 1e9) if s >= raw)
+    first = int(lo // step + 1) * step
+    return [float(first + k * step) for k in range(int((hi - first) // step) + 1)]
+
+
+# -- from a run directory ----------------------------------------------------------------------
+
 def _checked_json(path: Path, model: type[BaseModel]) -> dict[str, Any]:
     """A run file checked against its schema; {} when absent; StoreError when it is not valid."""
     if not path.exists():
@@ -222,9 +416,9 @@ def _checked_json(path: Path, model: type[BaseModel]) -> dict[str, Any]:
     return data
 
 
-def builder_for(run_dir: Path, with_summary: bool = True) -> ReportBuilder:
-    """An empty builder titled and described from the run's config.json and summary.json, if any
-    (a running run's summary.json is the previous session's, so the runner leaves it out)."""
+def run_meta(run_dir: Path, with_summary: bool = True) -> tuple[str, list[str], dict[str, Any]]:
+    """(title, engine names, what the page says of the run) from config.json and summary.json (a
+    running run's summary.json is the previous session's, so the runner leaves it out)."""
     config = _checked_json(Path(run_dir) / CONFIG, RunConfigModel)
     summary = _checked_json(Path(run_dir) / SUMMARY, SummaryModel) if with_summary else {}
     identity = config.get("identity") if isinstance(config.get("identity"), dict) else config
@@ -237,17 +431,24 @@ def builder_for(run_dir: Path, with_summary: bool = True) -> ReportBuilder:
         meta["planned"] = summary["games_planned"]
     if "stopped" in summary:
         meta["stopped"] = summary["stopped"]
-    if isinstance(summary.get("ratings"), dict):
-        meta["ratings"] = summary["ratings"]
-    return ReportBuilder(f"isaac-referee run {Path(run_dir).resolve().name}", names, meta)
+    ratings = summary.get("ratings")
+    if isinstance(ratings, dict) and isinstance(ratings.get("anchor"), str) and ratings["anchor"] in names:
+        meta["anchor"] = ratings["anchor"]
+    return f"isaac-referee run {Path(run_dir).resolve().name}", names, meta
+
+
+def builder_for(run_dir: Path, with_summary: bool = True) -> ReportBuilder:
+    """An empty builder titled and described from the run's config.json and summary.json, if any."""
+    title, names, meta = run_meta(run_dir, with_summary)
+    return ReportBuilder(title, names, meta)
 
 
 def build_report(run_dir: str | Path) -> Path:
-    """(Re)build report.html of a run directory from its records.jsonl; returns its path."""
+    """(Re)build report.html of a run directory from its records.jsonl (a stream); returns its path."""
     run_dir = Path(run_dir)
-    records, _ = read_records_file(run_dir / RECORDS)
     builder = builder_for(run_dir)
-    for record in records:
+    reader = RecordReader(run_dir / RECORDS)
+    for record in reader:
         builder.add(record)
     return builder.write(run_dir)
 
@@ -255,53 +456,59 @@ def build_report(run_dir: str | Path) -> Path:
 class LiveReport:
     """Keeps report.html of a running run current without slowing the games down.
 
-    Drawing and writing happen in one background thread; the event loop only hands
-    over the record. A write is skipped (and done later) while less than ten times
-    the previous write's duration has passed, so writing stays under about 10% of
-    the time even for long runs; ``close`` always writes the final page. Errors
-    never stop a run: they are reported through `on_error` once and the page is left as it was.
+    The event loop only hands over each finished record (kept if the viewer embeds it) and, when a
+    write is due, a copy of the run's counts; drawing and writing happen in one background thread.
+    A write is due once MIN_INTERVAL_S and ten times the previous write's duration have passed, so
+    writing stays under about 10% of the time; ``close`` always writes the final page. Errors never
+    stop a run: they are reported through `on_error` once and the page is left as it was.
     """
 
-    def __init__(self, run_dir: Path, records: Iterable[dict[str, Any]],
-                 on_error: Callable[[str], None] = lambda text: None):
+    def __init__(self, run_dir: Path, tally: RunTally, on_error: Callable[[str], None] = lambda text: None,
+                 shown: ShownGames | None = None):
+        """`tally` and `shown` are the run's own (counted and kept by it, on the loop); the page is
+        drawn from copies taken on the loop."""
         self.run_dir = Path(run_dir)
+        self.tally = tally
         self.on_error = on_error
-        self._pending = list(records)
-        self._builder: ReportBuilder | None = None
+        self.shown = shown if shown is not None else ShownGames()
+        self._drawings = Drawings()
+        self._meta: tuple[str, list[str], dict[str, Any]] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="report")
-        self._last_write = 0.0
-        self._write_cost = 0.0
+        self._next_write = 0.0
         self._failed = False
-        self._lock = threading.Lock()
         self._future: Future[None] | None = None
 
-    def game_finished(self, record: dict[str, Any]) -> None:
-        with self._lock:
-            self._pending.append(record)
-        if not self._failed:
-            self._future = self._executor.submit(self._work, False)
+    def game_finished(self) -> None:
+        """On the loop, after a game was counted (and kept in `shown` by its owner): start a write if
+        one is due and none runs."""
+        if self._failed or (self._future is not None and not self._future.done()):
+            return
+        if time.monotonic() < self._next_write:
+            return
+        self._future = self._executor.submit(self._work, RunView.of(self.tally), self._shown_records())
+
+    def _shown_records(self) -> list[dict[str, Any]]:
+        return self.shown.records()
 
     def close(self) -> None:
-        """Draw what is left and write the final page (blocking; call it off the event loop)."""
+        """Draw what is left and write the final page (blocking; call it off the event loop, once the
+        games are over)."""
         if not self._failed:
-            self._executor.submit(self._work, True).result()
+            self._executor.submit(self._work, RunView.of(self.tally), self._shown_records()).result()
         self._executor.shutdown(wait=True)
 
-    def _work(self, final: bool) -> None:
+    def _work(self, view: RunView, records: list[dict[str, Any]]) -> None:
         if self._failed:
             return
+        started = time.monotonic()
         try:
-            if self._builder is None:
-                self._builder = builder_for(self.run_dir, with_summary=False)
-            with self._lock:
-                pending, self._pending = self._pending, []
-            for record in pending:
-                self._builder.add(record)
-            now = time.monotonic()
-            if final or now - self._last_write >= 10 * self._write_cost:
-                self._builder.write(self.run_dir)
-                self._last_write = time.monotonic()
-                self._write_cost = self._last_write - now
+            if self._meta is None:
+                self._meta = run_meta(self.run_dir, with_summary=False)
+            title, _, meta = self._meta
+            write_page(self.run_dir, render_page(title, meta, view, records, self._drawings))
         except Exception as exc:       # the report must never cost a game or a run
             self._failed = True
             self.on_error(f"report.html not updated: {type(exc).__name__}: {exc}")
+            return
+        now = time.monotonic()
+        self._next_write = now + max(MIN_INTERVAL_S, 10 * (now - started))

@@ -1,6 +1,6 @@
-"""Which games a match or tournament consists of, as a deterministic list.
+"""Which games a match or tournament consists of, as a deterministic sequence.
 
-A game's identity is its index in this list: the same configuration always
+A game's identity is its index in this sequence (computed on demand, never stored): the same configuration always
 yields the same list, so ``--resume`` knows exactly which games are done (their
 indices are in the records) and which are still to play.
 
@@ -12,15 +12,13 @@ the same openings, so all engines face the same positions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import overload
 
 FORMATS = ("round-robin", "gauntlet")
-
-
-Row = tuple[str, str, int, int, int]
-"""(dark, light, opening, pair, round) of one game before it gets its index."""
 
 
 @dataclass(frozen=True)
@@ -46,23 +44,12 @@ def _check_names(names: list[str], minimum: int) -> None:
         seen.add(name)
 
 
-def _encounter_games(first: str, second: str, games: int, start_pair: int, opening_base: int,
-                     round_: int, swap_first: bool) -> Iterator[Row]:
-    """Yield (dark, light, opening, pair, round) for one encounter, pair by pair."""
-    for k in range((games + 1) // 2):
-        a, b = (second, first) if swap_first else (first, second)
-        yield a, b, opening_base + k, start_pair + k, round_
-        if 2 * k + 1 < games:
-            yield b, a, opening_base + k, start_pair + k, round_
-
-
-def match_schedule(first: str, second: str, games: int) -> list[ScheduledGame]:
+def match_schedule(first: str, second: str, games: int) -> Schedule:
     """`games` games in pairs; the first engine has Dark in the first game of each pair."""
     _check_names([first, second], 2)
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
-    rows = _encounter_games(first, second, games, 0, 0, 1, False)
-    return [ScheduledGame(i, *row) for i, row in enumerate(rows)]
+    return Schedule([(first, second)], games, 1, odd_swaps=False)
 
 
 def encounters(names: list[str], fmt: str) -> list[tuple[str, str]]:
@@ -76,45 +63,93 @@ def encounters(names: list[str], fmt: str) -> list[tuple[str, str]]:
     raise ValueError(f"unknown tournament format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
-def tournament_schedule(names: list[str], fmt: str, games: int, rounds: int) -> list[ScheduledGame]:
+def tournament_schedule(names: list[str], fmt: str, games: int, rounds: int) -> Schedule:
     """`rounds` rounds; in each, every encounter plays `games` games in pairs.
 
     Within a round the pair openings are shared by all encounters, and the
     games are interleaved pair by pair across encounters, so concurrent games
     spread over all engines instead of hammering one encounter. When `games` is
-    odd, the lone last game alternates colours between encounters and rounds.
+    odd, the lone last game alternates colours between encounters and rounds
+    (and so do all of that encounter's pairs in that round).
     """
     if games < 1:
         raise ValueError(f"--games (per encounter per round) must be at least 1, not {games}")
     if rounds < 1:
         raise ValueError(f"--rounds must be at least 1, not {rounds}")
-    pairings = encounters(names, fmt)
-    pairs_per_encounter = (games + 1) // 2
-    rows = []
-    pair_id = 0
-    for r in range(rounds):
-        per_encounter = []
-        for e, (first, second) in enumerate(pairings):
-            swap = (r + e) % 2 == 1 and games % 2 == 1
-            start = pair_id + e * pairs_per_encounter
-            per_encounter.append(list(_encounter_games(first, second, games, start,
-                                                       r * pairs_per_encounter, r + 1, swap)))
-        pair_id += len(pairings) * pairs_per_encounter
-        rows += _interleave_by_pair(per_encounter)
-    return [ScheduledGame(i, *row) for i, row in enumerate(rows)]
+    return Schedule(encounters(names, fmt), games, rounds, odd_swaps=True)
 
 
-def _interleave_by_pair(per_encounter: list[list[Row]]) -> list[Row]:
-    """Pair k of every encounter, then pair k+1 of every encounter, keeping pairs adjacent."""
-    grouped: list[list[list[Row]]] = []
-    for games in per_encounter:
-        by_pair: dict[int, list[Row]] = {}
-        for row in games:
-            by_pair.setdefault(row[3], []).append(row)
-        grouped.append(list(by_pair.values()))
-    out: list[Row] = []
-    for k in range(max((len(g) for g in grouped), default=0)):
-        for pairs in grouped:
-            if k < len(pairs):
-                out += pairs[k]
-    return out
+class Schedule(Sequence[ScheduledGame]):
+    """The games of a run, computed from their index: a million games cost no memory.
+
+    Rounds follow each other; in a round, pair k of every encounter comes before pair k + 1 of
+    any, and the two games of a pair are adjacent (Dark first for the encounter's first engine,
+    unless the encounter's colours are swapped that round)."""
+
+    def __init__(self, pairings: list[tuple[str, str]], games: int, rounds: int, odd_swaps: bool):
+        self.pairings = list(pairings)
+        self.games = games                      # per encounter per round
+        self.rounds = rounds
+        self.pairs = (games + 1) // 2           # pairs per encounter per round
+        self.odd_swaps = odd_swaps and games % 2 == 1
+        self._per_round = len(self.pairings) * games
+        self._full = games // 2                 # complete pairs per encounter per round
+
+    def __len__(self) -> int:
+        return self._per_round * self.rounds
+
+    @overload
+    def __getitem__(self, index: int) -> ScheduledGame: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[ScheduledGame]: ...
+
+    def __getitem__(self, index: int | slice) -> ScheduledGame | list[ScheduledGame]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"game {index} is not in a schedule of {len(self)} games")
+        encounters_n = len(self.pairings)
+        round_, j = divmod(index, self._per_round)
+        if j < self._full * 2 * encounters_n:
+            k, within = divmod(j, 2 * encounters_n)
+            e, second_game = divmod(within, 2)
+        else:                                   # the lone last game of each encounter (odd games)
+            k, e, second_game = self._full, j - self._full * 2 * encounters_n, 0
+        first, second = self.pairings[e]
+        if self.odd_swaps and (round_ + e) % 2 == 1:
+            first, second = second, first
+        dark, light = (second, first) if second_game else (first, second)
+        return ScheduledGame(index, dark, light, opening=round_ * self.pairs + k,
+                             pair=round_ * encounters_n * self.pairs + e * self.pairs + k, round=round_ + 1)
+
+    def __iter__(self) -> Iterator[ScheduledGame]:
+        return (self[i] for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Schedule):
+            return (self.pairings, self.games, self.rounds, self.odd_swaps) == \
+                (other.pairings, other.games, other.rounds, other.odd_swaps)
+        if isinstance(other, list):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.pairings), self.games, self.rounds, self.odd_swaps))
+
+    def openings_used(self) -> int:
+        """How many distinct opening indexes the games use (0 .. n-1)."""
+        return self.rounds * self.pairs
+
+    def names(self) -> list[str]:
+        """The engines that play, in order of first appearance."""
+        return list(dict.fromkeys(name for pairing in self.pairings for name in pairing))
+
+
+def game_seed(run_seed: int, game_id: int) -> int:
+    """The seed of one game (0 .. 2**31 - 2), drawn from the run's seed and the game's number: the
+    same run gives each game the same seed on every machine and on --resume, and games differ."""
+    digest = hashlib.blake2b(f"{run_seed}/{game_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % (2**31 - 1)

@@ -94,6 +94,7 @@ class EngineTableModel(_Closed):
     sandbox: StrictStr | None = None
     writable: Paths | None = None
     readable: Paths | None = None
+    pause: StrictBool | None = None
 
     @field_validator("cmd")
     @classmethod
@@ -127,6 +128,7 @@ class EngineModel(_Strict):
     sandbox: StrictStr | None = None
     writable: list[StrictStr] = []
     readable: list[StrictStr] = []
+    pause: StrictBool = True
 
     @field_validator("tc")
     @classmethod
@@ -198,6 +200,7 @@ class RecordModel(_Strict):
     started_at: StrictStr = ""
     duration_s: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.0
     forfeited_move: ForfeitedMoveModel | None = None
+    seed: Annotated[StrictInt, Field(ge=0, le=2**63 - 1)] | None = None
 
     @field_validator("termination", mode="before")
     @classmethod
@@ -248,6 +251,13 @@ class IdentityModel(_Strict):
     sprt: dict[StrictStr, Any] | None = None
 
 
+class RandomCheckModel(_Strict):
+    """How config.json pins random openings drawn on demand: a digest of the first `count`."""
+
+    count: Annotated[StrictInt, Field(ge=0, le=MAX_GAMES)]
+    sha256: Annotated[StrictStr, Field(pattern="^[0-9a-f]{64}$")]
+
+
 class RunConfigModel(_Strict):
     """config.json of a run directory; every opening must replay legally in the run's game."""
 
@@ -256,6 +266,7 @@ class RunConfigModel(_Strict):
     openings: list[OpeningModel]
     openings_source: StrictStr | None = None
     created_at: StrictStr = ""
+    random_openings_check: RandomCheckModel | None = None
 
     @model_validator(mode="after")
     def _openings_replay(self) -> RunConfigModel:

@@ -245,17 +245,34 @@ class EngineTotals:
     def add(self, record: GameRecord) -> None:
         dark, _ = side_names(record)
         points = points_of(record, self.name)
+        self.count(dark == self.name, points, str(record.termination) if record.is_forfeit() else None)
+
+    def count(self, as_dark: bool, points: float, forfeit: str | None = None) -> None:
+        """One game: this engine's colour, its points, and the termination if a forfeit ended it."""
         self.total.add(points)
-        (self.as_dark if dark == self.name else self.as_light).add(points)
-        if record.is_forfeit() and points == 0.0:
-            key = str(record.termination)
-            self.forfeits[key] = self.forfeits.get(key, 0) + 1
+        (self.as_dark if as_dark else self.as_light).add(points)
+        if forfeit is not None and points == 0.0:
+            self.forfeits[forfeit] = self.forfeits.get(forfeit, 0) + 1
+
+    def state(self) -> dict[str, Any]:
+        """Counts only, for a checkpoint."""
+        return {"total": _tally_state(self.total), "dark": _tally_state(self.as_dark),
+                "light": _tally_state(self.as_light), "forfeits": dict(self.forfeits)}
+
+    @classmethod
+    def from_state(cls, name: str, data: dict[str, Any]) -> EngineTotals:
+        return cls(name, Tally(*data["total"]), Tally(*data["dark"]), Tally(*data["light"]),
+                   {str(k): int(v) for k, v in data["forfeits"].items()})
 
     def to_json(self) -> dict[str, Any]:
         elo, lo, hi = elo_interval(self.total.wins, self.total.draws, self.total.losses)
         return {"name": self.name, **self.total.to_json(), "dark": self.as_dark.to_json(),
                 "light": self.as_light.to_json(), "forfeits_lost": dict(sorted(self.forfeits.items())),
                 "elo_vs_field": json_number(elo), "elo_low": json_number(lo), "elo_high": json_number(hi)}
+
+
+def _tally_state(t: Tally) -> list[int]:
+    return [t.wins, t.draws, t.losses]
 
 
 def json_number(x: float) -> float | None:
@@ -307,17 +324,31 @@ class MatchStats:
 
     def add(self, record: GameRecord) -> None:
         """Count one game; O(1), so a long match stays cheap to report after every game."""
-        points = points_of(record, self.first)
+        self.count(points_of(record, self.first), record.round, record.pair)
+
+    def count(self, points: float, round_: int | None, pair: int | None) -> None:
+        """One game: the first engine's points, and the game pair it belongs to (None: unpaired).
+        Only unfinished pairs are kept, so the memory does not grow with the match."""
         self._tally.add(points)
-        pair = record.pair
         if pair is None:
             return
         self._paired = True
-        key = (record.round, pair)
+        key = (round_, pair)
         if key in self._open_pairs:
             self._penta[int(round((self._open_pairs.pop(key) + points) * 2))] += 1
         else:
             self._open_pairs[key] = points
+
+    def state(self) -> dict[str, Any]:
+        """Counts and unfinished pairs, for a checkpoint."""
+        return {"tally": _tally_state(self._tally), "penta": list(self._penta), "paired": self._paired,
+                "open": [[r, p, v] for (r, p), v in self._open_pairs.items()]}
+
+    def load_state(self, data: dict[str, Any]) -> None:
+        self._tally = Tally(*data["tally"])
+        self._penta = [int(x) for x in data["penta"]]
+        self._paired = bool(data["paired"])
+        self._open_pairs = {(r, p): float(v) for r, p, v in data["open"]}
 
     def tally(self) -> Tally:
         t = self._tally
@@ -395,13 +426,21 @@ def engine_totals(records: Iterable[GameRecord], names: list[str]) -> dict[str, 
 
 def standings(records: Iterable[GameRecord], names: list[str]) -> list[EngineTotals]:
     """Engines ordered by points, then by score fraction, then by name."""
-    totals = engine_totals(records, names)
+    return ranked(engine_totals(records, names))
+
+
+def ranked(totals: dict[str, EngineTotals]) -> list[EngineTotals]:
+    """Engines ordered by points, then by score fraction, then by name."""
     return sorted(totals.values(), key=lambda e: (-e.total.points, -e.total.score, e.name))
 
 
 def standings_table(records: Iterable[GameRecord], names: list[str]) -> str:
     """A fixed-width standings table for humans."""
-    rows = standings(records, names)
+    return standings_text(standings(records, names))
+
+
+def standings_text(rows: list[EngineTotals]) -> str:
+    """A fixed-width standings table for humans, of engines already ranked."""
     width = max([len("Engine")] + [len(r.name) for r in rows])
     head = (f"{'Rank':>4}  {'Engine':<{width}}  {'Games':>5}  {'Points':>6}  {'Score':>6}  "
             f"{'W':>4} {'D':>4} {'L':>4}  {'Elo':>7}  {'95% interval':<17}  {'Dark W-D-L':<11} {'Light W-D-L'}")

@@ -13,12 +13,18 @@ it with the new command line and refuses to continue a different match.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
+
+from .compact import GameIdSet
+from .schema import RecordModel, RunConfigModel, SchemaError, load_json, validate
 
 CONFIG = "config.json"
 RECORDS = "records.jsonl"
@@ -37,44 +43,100 @@ def _dir_problem(path: Path) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Line:
+    """One line of a records file: its number, bytes (newline excluded), where it starts, and the
+    record read from it or the problem with it (one sentence naming the file, line and field)."""
+
+    number: int
+    raw: bytes
+    offset: int
+    checked: dict[str, Any] | str
+    torn: bool = False
+    """The last line of the file, without its newline (the write a crash cut)."""
+
+
+def iter_lines(path: str | Path, start: int = 0, first_line: int = 1,
+               seen: GameIdSet | None = None) -> Iterator[Line]:
+    """Every line of a JSONL records file from byte `start` on, each checked, in constant memory.
+
+    A valid record whose game_id an earlier line holds (in `seen` too, if given) is a problem:
+    the runner appends each finished game once (the cluster submitter too, keyed by game id), so a
+    repeated game_id is corruption, and which record counts is not ours to pick."""
+    path = Path(path)
+    problem = _dir_problem(path)
+    if problem:
+        raise StoreError(problem)
+    seen = GameIdSet() if seen is None else seen
+    first_at: dict[int, int] = {}   # game_id -> line, for the message (only ids seen in this pass)
+    try:
+        handle = open(path, "rb") if path.exists() else None
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be read ({exc.strerror})") from None
+    if handle is None:
+        return
+    with handle:
+        try:
+            handle.seek(start)
+            offset, number = start, first_line - 1
+            for data in handle:
+                number += 1
+                torn = not data.endswith(b"\n")
+                raw = data if torn else data[:-1]
+                if not raw.strip():
+                    checked: dict[str, Any] | str = "empty line"
+                else:
+                    checked = check_record_line(raw, f"{path}, line {number}")
+                if isinstance(checked, dict):
+                    game_id = checked["game_id"]
+                    if not seen.add(game_id):
+                        first = first_at.get(game_id) or _first_line_of(path, game_id, offset)
+                        where = f" at line {first}" if first else " earlier"
+                        checked = f"{path}, line {number}: game_id {game_id} already recorded{where}"
+                    else:
+                        first_at[game_id] = number
+                yield Line(number, raw, offset, checked, torn)
+                offset += len(data)
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def _first_line_of(path: Path, game_id: int, before: int) -> int | None:
+    """The line of the first record of `game_id` in the first `before` bytes (for the message about a
+    repeated game id whose first record came before the part read now: a checkpoint covered it)."""
+    try:
+        with open(path, "rb") as handle:
+            offset = 0
+            for number, data in enumerate(handle, 1):
+                if offset >= before:
+                    return None
+                offset += len(data)
+                try:
+                    record = json.loads(data)
+                except ValueError:
+                    continue
+                if isinstance(record, dict) and record.get("game_id") == game_id:
+                    return number
+    except OSError:
+        return None
+    return None
+
+
 def scan_records(path: str | Path) -> tuple[list[tuple[int, bytes, dict[str, Any] | str]], int, bool]:
     """Every line of a JSONL records file, checked: ([(line number, raw bytes, record or problem)],
     byte length of the whole-line prefix, whether the last line is unterminated (torn)).
 
     A valid record whose game_id an earlier line already holds is a problem too (the first stays).
+    Holds the whole file: for large files use iter_lines.
     """
-    path = Path(path)
-    problem = _dir_problem(path)
-    if problem:
-        raise StoreError(problem)
-    try:
-        data = path.read_bytes() if path.exists() else b""
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot be read ({exc.strerror})") from None
-    lines = data.split(b"\n")
-    torn = lines[-1] != b""
-    whole_end = len(data) - len(lines[-1])
-    if not torn:
-        lines.pop()
-    out: list[tuple[int, bytes, dict[str, Any] | str]] = []
-    first_line: dict[int, int] = {}   # game_id -> line of its first record
-    for number, raw in enumerate(lines, 1):
-        checked = check_record_line(raw, f"{path}, line {number}") if raw.strip() else "empty line"
-        if isinstance(checked, dict):
-            # the runner appends each finished game once (the cluster submitter too, keyed by
-            # game id), so a repeated game_id is corruption: which record counts is not ours to pick
-            game_id = checked["game_id"]
-            if game_id in first_line:
-                checked = f"{path}, line {number}: game_id {game_id} already recorded at line {first_line[game_id]}"
-            else:
-                first_line[game_id] = number
-        out.append((number, raw, checked))
-    return out, whole_end, torn
+    lines = list(iter_lines(path))
+    torn = bool(lines) and lines[-1].torn
+    whole_end = lines[-1].offset if torn else (lines[-1].offset + len(lines[-1].raw) + 1 if lines else 0)
+    return [(line.number, line.raw, line.checked) for line in lines], whole_end, torn
 
 
 def check_record_line(raw: bytes, where: str) -> dict[str, Any] | str:
     """The record of one line (validated against schema.RecordModel) or the problem, one sentence."""
-    from .schema import RecordModel, SchemaError, validate
     try:
         record = json.loads(raw)
     except ValueError as exc:
@@ -88,30 +150,67 @@ def check_record_line(raw: bytes, where: str) -> dict[str, Any] | str:
     return record
 
 
-def read_records_file(path: str | Path) -> tuple[list[dict[str, Any]], int]:
-    """(records, byte length of the prefix to keep) of a JSONL file, every record validated.
+class RecordReader:
+    """The valid records of a records file, read as a stream, strictly.
 
     Only a torn last line (no newline after it: the write that was interrupted) that is not a
     valid record is left out; any other bad line, wherever it is, raises StoreError naming the
     file, line and field, and a repeated game_id raises naming both lines (`isaac-referee repair`
-    moves such lines aside). Records are never changed or dropped silently.
-    """
-    lines, whole_end, torn = scan_records(path)
-    records: list[dict[str, Any]] = []
-    keep = whole_end
-    for index, (_, raw, checked) in enumerate(lines):
-        last = index == len(lines) - 1
-        if not raw.strip():
-            continue   # an empty line holds no record
-        if isinstance(checked, str):
-            if last and torn and isinstance(check_record_line(raw, ""), str):
-                break   # the interrupted write (a whole record that repeats a game_id is not)
-            raise StoreError(f"{checked}; run 'isaac-referee repair' on the directory to move bad "
-                             f"lines aside, or fix that line")
-        records.append(checked)
-        if last and torn:
-            keep = whole_end + len(raw)   # a whole record whose newline was lost: kept
-    return records, keep
+    moves such lines aside). Records are never changed or dropped silently. After the iteration,
+    `keep` is the byte length of the prefix to keep (what open_for_append cuts to), `lines` the
+    number of lines read and `seen` the game ids."""
+
+    def __init__(self, path: str | Path, start: int = 0, first_line: int = 1, seen: GameIdSet | None = None):
+        self.path = Path(path)
+        self.start = start
+        self.first_line = first_line
+        self.seen = GameIdSet() if seen is None else seen
+        self.keep = start
+        self.lines = first_line - 1
+        self.last_offset = start
+        """Where the line of the record last yielded starts."""
+        self.digest: Any = None
+        """A blake2b of the bytes read (from `start`), when `hashing` is set before iterating."""
+        self.hashing: Any = None
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        hashing = self.hashing
+        for line in iter_lines(self.path, self.start, self.first_line, self.seen):
+            if line.torn:
+                if isinstance(line.checked, str):
+                    if isinstance(check_record_line(line.raw, ""), str):
+                        return   # the interrupted write (a whole record that repeats a game_id is not)
+                    self._refuse(line.checked)
+                self.keep = line.offset + len(line.raw)   # a whole record whose newline was lost: kept
+                self.lines = line.number
+                self.last_offset = line.offset
+                if hashing is not None:
+                    hashing.update(line.raw + b"\n")   # as the file will read once the newline is put back
+                yield line.checked
+                return
+            self.keep = line.offset + len(line.raw) + 1
+            self.lines = line.number
+            if hashing is not None:
+                hashing.update(line.raw + b"\n")
+            if not line.raw.strip():
+                continue   # an empty line holds no record
+            if isinstance(line.checked, str):
+                self._refuse(line.checked)
+            self.last_offset = line.offset
+            yield line.checked
+
+    @staticmethod
+    def _refuse(problem: str) -> NoReturn:
+        raise StoreError(f"{problem}; run 'isaac-referee repair' on the directory to move bad "
+                         f"lines aside, or fix that line")
+
+
+def read_records_file(path: str | Path) -> tuple[list[dict[str, Any]], int]:
+    """(records, byte length of the prefix to keep) of a JSONL file, every record validated
+    (RecordReader's rules). Holds every record: for large files iterate a RecordReader."""
+    reader = RecordReader(path)
+    records = list(reader)
+    return records, reader.keep
 
 
 def _last_byte(path: Path) -> bytes:
@@ -148,6 +247,26 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def new_digest() -> Any:
+    """The hash a checkpoint keeps of records.jsonl (blake2b: about 1 GB/s)."""
+    return hashlib.blake2b(digest_size=32)
+
+
+@dataclass(frozen=True)
+class RecordsEnd:
+    """A point in records.jsonl: bytes before it, whole lines before it, and a running blake2b of
+    those bytes (hashlib object: copy it before updating)."""
+
+    bytes: int
+    lines: int
+    digest: Any
+
+
+def reader_end(reader: RecordReader) -> RecordsEnd:
+    """Where a RecordReader that went through its file stopped (the prefix to keep)."""
+    return RecordsEnd(reader.keep, reader.lines, reader.hashing)
+
+
 class Store:
     """One output directory. `append` is thread-safe (the runner fsyncs off the event loop)."""
 
@@ -157,6 +276,7 @@ class Store:
         self._events_lock = threading.Lock()   # separate: an fsync must not block the event loop's diary
         self._fd: int | None = None
         self._events: IO[str] | None = None
+        self._end = RecordsEnd(0, 0, new_digest())
 
     # -- configuration ---------------------------------------------------------
     def path(self, name: str) -> Path:
@@ -169,7 +289,6 @@ class Store:
 
     def load_config(self) -> dict[str, Any] | None:
         """config.json validated against schema.RunConfigModel; None when there is none."""
-        from .schema import RunConfigModel, SchemaError, load_json
         self.check_dir()
         path = self.path(CONFIG)
         if not path.exists():
@@ -187,29 +306,45 @@ class Store:
 
     # -- records ---------------------------------------------------------------
     def read_records(self) -> list[dict[str, Any]]:
+        """Every record (held in memory): for a run of any size use `reader()`."""
         records, _ = read_records_file(self.path(RECORDS))
         return records
 
-    def open_for_append(self) -> int:
-        """Open records.jsonl for appending after cutting off a torn final line; returns bytes cut."""
+    def reader(self, start: RecordsEnd | None = None, seen: GameIdSet | None = None) -> RecordReader:
+        """A stream of the records (from `start`, a checkpoint's end, if given) that also hashes the
+        bytes it reads, so `open_for_append(reader.end())` can go on from where it stopped."""
+        begin = start if start is not None else RecordsEnd(0, 0, new_digest())
+        reader = RecordReader(self.path(RECORDS), begin.bytes, begin.lines + 1, seen)
+        reader.hashing = begin.digest.copy()
+        return reader
+
+    def open_for_append(self, end: RecordsEnd | None = None) -> int:
+        """Open records.jsonl for appending after cutting off what follows the last whole record
+        (`end`, from a reader that went through the file; read here if not given); returns bytes cut."""
         self.dir.mkdir(parents=True, exist_ok=True)
         path = self.path(RECORDS)
-        _, good_end = read_records_file(path)
+        if end is None:
+            reader = self.reader()
+            for _ in reader:
+                pass
+            end = reader_end(reader)
         cut = 0
         if path.exists():
             size = path.stat().st_size
-            cut = size - good_end
+            cut = max(0, size - end.bytes)
             if cut:
-                os.truncate(path, good_end)
+                os.truncate(path, end.bytes)
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        if good_end and _last_byte(path) != b"\n":
+        if end.bytes and _last_byte(path) != b"\n":
             os.write(self._fd, b"\n")   # a complete record whose newline was lost
+            end = RecordsEnd(end.bytes + 1, end.lines, end.digest)
         os.fsync(self._fd)
         _fsync_dir(self.dir)
+        self._end = RecordsEnd(end.bytes, end.lines, end.digest.copy())
         return cut
 
-    def append(self, record: dict[str, Any]) -> None:
-        """Write one record as one line and make it durable before returning."""
+    def append(self, record: dict[str, Any]) -> int:
+        """Write one record as one line and make it durable before returning; where its line starts."""
         if self._fd is None:
             raise StoreError("records file is not open for appending")
         data = (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
@@ -219,6 +354,16 @@ class Store:
                 written = os.write(self._fd, view)
                 view = view[written:]
             os.fsync(self._fd)
+            digest = self._end.digest
+            digest.update(data)
+            start = self._end.bytes
+            self._end = RecordsEnd(start + len(data), self._end.lines + 1, digest)
+            return start
+
+    def end(self) -> RecordsEnd:
+        """Where records.jsonl ends now: bytes, lines and the digest of all of it (a copy)."""
+        with self._lock:
+            return RecordsEnd(self._end.bytes, self._end.lines, self._end.digest.copy())
 
     # -- events, summary, exports ----------------------------------------------------
     def event(self, text: str) -> None:

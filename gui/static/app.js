@@ -340,7 +340,7 @@ function openRun() {
 
 function onRun(m) {
   ui.run = m;
-  const total = m.games.length;
+  const total = m.recorded ?? m.games.length;   // the list holds the latest games only
   $("run-info").textContent = `${m.mode || "run"} of ${m.game_type || "?"}: ${total} games recorded` +
     (m.finished ? " (finished)" : " (running or interrupted)");
   const table = $("standings");

@@ -12,7 +12,8 @@ an output directory problem, 2 bad arguments, 130 interrupted (finished games
 are saved; continue with --resume).
 
 Layout: ``dispatch`` (main), ``commands`` (the table of subcommands, one ``cmd_*`` module each),
-``arguments`` (parser, explicit options, argument types), ``plan`` (engines, schedule, openings),
+``command`` (what a subcommand is), ``arguments`` (how it declares options, argument types),
+``parser`` (the parser, --help, --version), ``plan`` (engines, schedule, openings),
 ``resume`` (run identity and its differences), ``summary``, ``signals``, ``iolog``.
 """
 

@@ -1,21 +1,17 @@
-"""Building the parser from the command table, and parsing with the explicit options recorded.
+"""How a subcommand declares its options, and the argument types they use.
 
 Every option is declared with ``argparse.SUPPRESS`` as its argparse default and its real default
-kept in :class:`Options`; after parsing, the attributes argparse set are exactly the options
-written on the command line (``args.explicit``), and the defaults are filled in afterwards.
+kept in :class:`Options`; after parsing (referee/cli/parser.py), the attributes argparse set are
+exactly the options written on the command line (``args.explicit``), and the defaults are filled
+in afterwards.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
-
-from .command import Command
-
-PROG = "isaac-referee"
 
 
 class Options:
@@ -75,34 +71,3 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
     return value
-
-
-class Parser:
-    """The isaac-referee parser for a table of commands."""
-
-    def __init__(self, commands: Sequence[Command]) -> None:
-        self.commands = {command.name: command for command in commands}
-        self.argparser = argparse.ArgumentParser(
-            prog=PROG, allow_abbrev=False,
-            description="Matches and tournaments between engines for ISAAC, FOUNDATIONS and HARI; "
-                        "every move is checked.")
-        sub = self.argparser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-        self.defaults: dict[str, dict[str, Any]] = {}
-        for command in commands:
-            parser = sub.add_parser(command.name, allow_abbrev=False, help=command.help,
-                                    description=command.description)
-            options = Options(parser)
-            command.add_arguments(options)
-            self.defaults[command.name] = options.defaults
-
-    def parse(self, argv: Sequence[str] | None) -> argparse.Namespace:
-        """Parsed arguments with defaults filled in; ``explicit`` holds the options actually given."""
-        args = self.argparser.parse_args(argv)
-        given = vars(args)
-        args.explicit = set(given) - {"command"}
-        for dest, default in self.defaults[args.command].items():
-            given.setdefault(dest, copy.copy(default))
-        return args
-
-    def exit(self, status: int, message: str) -> None:
-        self.argparser.exit(status, message)

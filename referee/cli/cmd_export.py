@@ -1,13 +1,14 @@
-"""The `export-pgn` command: records (JSON Lines) to PGN-style text."""
+"""The `export-pgn` command: records (JSON Lines) to PGN-style text, game by game as they are read."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from ..pgn import export_file
-from ..store import RECORDS
+from ..pgn import export_to
+from ..store import RECORDS, RecordReader
 from .arguments import Options
 from .command import EXIT_OK, Command, UsageError
 
@@ -24,11 +25,22 @@ def run(args: argparse.Namespace) -> int:
         path = path / RECORDS
     if not path.is_file():
         raise UsageError(f"export-pgn: no records file at {path}")
-    text = export_file(str(path), args.event)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    if not args.output:
+        for _ in RecordReader(path):   # a bad line stops the export before a game is printed
+            pass
+        export_to(path, sys.stdout, args.event)
+        sys.stdout.flush()
+        return EXIT_OK
+    target = Path(args.output)
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as out:
+            export_to(path, out, args.event)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise UsageError(f"export-pgn: cannot write {target}: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
     return EXIT_OK
 
 

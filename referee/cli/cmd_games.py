@@ -5,21 +5,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import shutil
 import sys
 import time
-from pathlib import Path
 
 from protocol import GAME_NAMES
 
 from .. import config as cfg
+from ..checkpoint import CHECKPOINT
 from ..cluster import ClusterError, ClusterRunner
-from ..pgn import records_to_pgn
-from ..preflight import PreflightFailed
+from ..cpu import FAIR_MODES
+from ..pgn import PgnLog, export_to
+from ..pool import PreflightFailed
 from ..progress import Progress
 from ..runner import Runner, Tracker
 from ..schedule import FORMATS
 from ..schema import MAX_CPU_SECONDS, MAX_MEMORY_MB
-from ..store import CONFIG, PGN, RECORDS, SUMMARY, StoreError
+from ..store import CONFIG, PGN, RECORDS, SUMMARY, Store, StoreError
+from ..tracker import Loaded
 from .arguments import Options, count_int, int_at_least, non_negative_int, positive_float, positive_int
 from .command import EXIT_INTERRUPTED, EXIT_OK, Command, UsageError
 from .iolog import io_logger
@@ -34,7 +38,7 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     eng = p.group("engines")
     eng.add("-engine", dest="engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
             help="one engine: name=, cmd=\"...\", dir=, arg=, option.<Name>=, tc=, memory_mb=, "
-                 "cpu_seconds= (repeat -engine for each engine)")
+                 "cpu_seconds=, pause=no (it ponders) (repeat -engine for each engine)")
     eng.add("-each", dest="each", action="append", nargs="+", metavar="KEY=VALUE", default=[],
             help="settings for every engine (tc=, option.<Name>=, dir=, ...); an engine's own settings win")
     eng.add("--engines-file", metavar="TOML",
@@ -50,7 +54,8 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     game.add("--openings", metavar="SOURCE", help="book (the game's shipped balanced book), startpos, "
              "random:PLIES, or a file with one opening per line (a move sequence, or a position string "
              "optionally followed by 'moves ...'); default: book for foundations and hari, else startpos")
-    game.add("--seed", type=non_negative_int, help="seed of random openings (default: random, stored for --resume)")
+    game.add("--seed", type=non_negative_int, help="seed of the run: random openings, and each game's own seed "
+             "for engines that declare a Seed option (default: random, stored for --resume)")
     game.add("--max-plies", type=count_int, default=1000,
              help="adjudicate a draw after this many engine plies (safety cap; default 1000)")
     game.add("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
@@ -68,6 +73,10 @@ def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
             "scheduler (pip install 'isaac-arena[cluster]'; docs/hosting.md); records stay here")
     run.add("--pgn-out", metavar="FILE", help="also write the games as PGN to FILE (cutechess -pgnout)")
     run.add("--anchor", metavar="ENGINE", help="ratings: this engine is rated 0 (default: the average is 0)")
+    run.add("--fair-cpu", choices=FAIR_MODES, default="auto",
+            help="auto (default): pause each engine while it waits for its turn (cgroup v2 freezer where "
+                 "usable, else SIGSTOP/SIGCONT) and give each game its own cores; signals: the same without "
+                 "cgroups; off: neither (docs/hosting.md)")
     lim = p.group("engine limits")
     lim.add("--memory-mb", type=int_at_least(1, MAX_MEMORY_MB), help="address-space limit per engine process (MB)")
     lim.add("--cpu-seconds", type=int_at_least(1, MAX_CPU_SECONDS), help="CPU-time limit per engine process (s)")
@@ -98,40 +107,38 @@ def add_tournament_arguments(p: Options) -> None:
 
 def run_games(args: argparse.Namespace) -> int:
     """Play (or continue) a match or tournament; exit 0 when done, 130 when interrupted."""
-    store, identity, openings, resumed = prepare(args)
-    plan = build_plan(args, identity, openings)
+    store, identity, book, resumed = prepare(args)
+    plan = build_plan(args, identity, book)
     if args.cluster and args.io_log:
         raise UsageError("--io-log cannot be used with --cluster: the engines talk to the workers")
     if args.anchor is not None and args.anchor not in [spec.name for spec in plan.engines]:
         raise UsageError(f"--anchor {args.anchor!r} is not one of the engines "
                          f"({', '.join(spec.name for spec in plan.engines)})")
-    known = {game.index for game in plan.schedule}
-    records = [r for r in store.read_records() if r["game_id"] in known]
-    try:
-        tracker = Tracker(plan, records)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise StoreError(f"{store.dir}/{RECORDS} holds a record this referee cannot read: {exc}") from None
+    tracker = Tracker(plan)
+    loaded = tracker.load(store, identity)
     out_stream = sys.stderr if args.json else sys.stdout
     progress = Progress(len(plan.schedule), tracker.score_text, stream=out_stream)
-    cut = store.open_for_append()
+    cut = store.open_for_append(loaded.end)
+    pgn = _open_pgn(store, plan.mode, tracker, loaded)
+    recorded = tracker.recorded
     t0 = time.monotonic()
     interrupted = False
     with io_logger(args.io_log) as io_log:
-        runner = (ClusterRunner(plan, store, progress, tracker, address=args.cluster) if args.cluster
-                  else Runner(plan, store, progress, tracker, io_log))
-        pending = len(runner.pending())
+        runner = (ClusterRunner(plan, store, progress, tracker, address=args.cluster, pgn=pgn, identity=identity)
+                  if args.cluster else Runner(plan, store, progress, tracker, io_log, pgn=pgn, identity=identity))
+        pending = runner.pending_count()
         verb = "resuming" if resumed else "starting"
-        store.event(f"{verb} {plan.mode} of {plan.game_type}: {len(plan.schedule)} games, {len(records)} recorded, "
-                    f"{pending} to play, concurrency {plan.concurrency}"
+        how = (f"; {loaded.read} read now, the rest from {CHECKPOINT}" if loaded.from_checkpoint else "")
+        store.event(f"{verb} {plan.mode} of {plan.game_type}: {len(plan.schedule)} games, {recorded} recorded"
+                    f"{how}, {pending} to play, concurrency {plan.concurrency}"
                     + (f" (cut a torn last record of {cut} bytes)" if cut else ""))
         if cut:
             progress.note(f"note: cut a torn (unterminated) last line of {cut} bytes from "
                           f"{store.path(RECORDS)}; its game is played again")
-        cores = default_concurrency() + 1
-        if plan.concurrency > max(1, cores - 1):
-            progress.note(f"warning: {plan.concurrency} games at once on {cores} cores may distort clocks")
-        progress.begin(len(records), f"{verb} {plan.mode} ({plan.game_type}): {len(plan.schedule)} games"
-                       f"{f', {len(records)} already recorded' if records else ''}; "
+        if runner.cores.warning and not args.cluster:
+            progress.note(f"warning: {runner.cores.warning}")
+        progress.begin(recorded, f"{verb} {plan.mode} ({plan.game_type}): {len(plan.schedule)} games"
+                       f"{f', {recorded} already recorded' if recorded else ''}; "
                        f"{f'on the Dask cluster {args.cluster}' if args.cluster else f'concurrency {plan.concurrency}'}; "
                        f"output in {store.dir}")
         t0 = time.monotonic()
@@ -143,30 +150,70 @@ def run_games(args: argparse.Namespace) -> int:
             message = failed.message() if isinstance(failed, PreflightFailed) else str(failed)
             store.event(message)
             store.close()
-            if not resumed and not runner.outcome.played and not records:
-                store.path(CONFIG).unlink(missing_ok=True)   # nothing was played: the --out DIR stays free
+            if pgn is not None:
+                pgn.close()
+            if not resumed and not runner.outcome.played and not recorded:
+                for name in (CONFIG, PGN, CHECKPOINT):   # nothing was played: the --out DIR stays free
+                    store.path(name).unlink(missing_ok=True)
             raise UsageError(message) from None
+    if pgn is not None:
+        pgn.close()
     if interrupted:
         runner.outcome.stopped = "interrupted"
         store.event(f"interrupted after {runner.outcome.played} games this run")
     summary = build_summary(plan, tracker, runner.outcome, store.dir, time.monotonic() - t0, args.anchor)
     store.write_text(SUMMARY, json.dumps(summary, indent=2) + "\n")
-    pgn = records_to_pgn(tracker.records, f"isaac-referee {plan.mode}")
-    store.write_text(PGN, pgn)
+    if runner.pgn is None and _rebuild_pgn(store, plan.mode, progress, runner.pgn_failed):
+        runner.save_checkpoint(store.path(PGN).stat().st_size)
     if args.pgn_out:
         try:
-            Path(args.pgn_out).write_text(pgn, encoding="utf-8")
+            shutil.copyfile(store.path(PGN), args.pgn_out)
         except OSError as exc:
             progress.note(f"warning: --pgn-out {args.pgn_out}: {exc.strerror or exc}; the PGN is in {store.dir}/{PGN}")
-    store.event(f"stopped: {runner.outcome.stopped}; {len(tracker.records)} of {len(plan.schedule)} recorded")
+    store.event(f"stopped: {runner.outcome.stopped}; {tracker.recorded} of {len(plan.schedule)} recorded")
     store.close()
     progress.finish(summary_text(plan, tracker, summary))
     if interrupted:
-        progress.note(f"interrupted: {len(tracker.records)} of {len(plan.schedule)} games are saved; continue with\n"
+        progress.note(f"interrupted: {tracker.recorded} of {len(plan.schedule)} games are saved; continue with\n"
                       f"  isaac-referee {plan.mode} --out {store.dir} --resume")
     if args.json:
         print(json.dumps(summary, indent=2))
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
+
+
+def _open_pgn(store: Store, mode: str, tracker: Tracker, loaded: Loaded) -> PgnLog | None:
+    """games.pgn to append the run's games to: new, or cut to the checkpoint's end and given the
+    games recorded after it; None when it must be rebuilt from the records at the end instead."""
+    event = f"isaac-referee {mode}"
+    if not tracker.recorded:
+        return PgnLog(store.path(PGN), event, 0)
+    if loaded.pgn_bytes is None or loaded.checkpoint_end is None:
+        return None
+    if not store.path(PGN).exists() or store.path(PGN).stat().st_size < loaded.pgn_bytes:
+        return None
+    pgn = PgnLog(store.path(PGN), event, loaded.pgn_bytes)
+    if loaded.read:
+        try:
+            for record in store.reader(loaded.checkpoint_end):
+                pgn.append(record)
+        except OSError:
+            pgn.close()
+            return None
+    return pgn
+
+
+def _rebuild_pgn(store: Store, mode: str, progress: Progress, why: str | None) -> bool:
+    """games.pgn from records.jsonl (a stream), when it could not be kept up during the run: the run
+    was resumed without a checkpoint to cut it to, or writing it failed. True when written."""
+    path, tmp = store.path(PGN), store.path(PGN + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as out:
+            export_to(store.path(RECORDS), out, f"isaac-referee {mode}")
+        os.replace(tmp, path)
+        return True
+    except (OSError, StoreError) as exc:
+        progress.note(f"warning: {path} not written: {exc}" + (f" (during the run: {why})" if why else ""))
+        return False
 
 
 MATCH = Command("match", help="two engines, games in pairs with colours swapped",

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from ..config import ConfigError
 from ..schema import SchemaError
 from ..store import StoreError
-from .arguments import Parser
 from .command import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
 from .commands import COMMANDS
+from .parser import Parser
 from .spellings import SpellingError, translate
 
 DEBUG_FLAG = "--debug"

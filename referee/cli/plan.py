@@ -8,9 +8,9 @@ from typing import Any
 
 from .. import config as cfg
 from ..engine_process import EngineSpec
-from ..openings import Opening, OpeningBook, OpeningError, parse_source
+from ..openings import CHECKED_OPENINGS, Opening, OpeningBook, OpeningError, OpeningSource, parse_source
 from ..runner import RunPlan
-from ..schedule import ScheduledGame, match_schedule, tournament_schedule
+from ..schedule import Schedule, match_schedule, tournament_schedule
 from ..stats import Sprt
 from .command import UsageError
 
@@ -51,7 +51,7 @@ def engines_from_args(args: argparse.Namespace) -> list[EngineSpec]:
     return engines
 
 
-def schedule(identity: Identity) -> list[ScheduledGame]:
+def schedule(identity: Identity) -> Schedule:
     """The games of the run, in order."""
     names = [e["name"] for e in identity["engines"]]
     if identity["command"] == "match":
@@ -70,26 +70,50 @@ def schedule(identity: Identity) -> list[ScheduledGame]:
 
 
 def resolve_openings(identity: Identity, openings_arg: str | None,
-                     games: list[ScheduledGame]) -> list[Opening]:
-    """Every opening the schedule uses, by index (stored in config.json so --resume never re-derives them)."""
+                     games: Schedule) -> tuple[list[Opening], dict[str, Any] | None]:
+    """What config.json keeps of the openings: (every opening the schedule uses, by index, so
+    --resume never re-derives them; None) for a file or the start position, or ([], a digest of the
+    first ones) for random openings, which are drawn when a game needs them."""
     try:
         source = parse_source(openings_arg, identity["game"])
         book = OpeningBook(identity["game"], source, identity["seed"])
-        needed = max((game.opening for game in games), default=-1) + 1
-        if source.kind == "file":
-            needed = min(needed, len(book))
-        return [book.get(i) for i in range(max(needed, 1))]
+        if source.kind == "random":
+            count = min(CHECKED_OPENINGS, games.openings_used())
+            return [], {"count": count, "sha256": book.check(count)}
+        if source.kind == "none":
+            return [Opening(None)], None
+        needed = min(games.openings_used(), len(book))
+        return [book.get(i) for i in range(max(needed, 1))], None
     except OpeningError as exc:
         raise UsageError(str(exc)) from None
 
 
-def build_plan(args: argparse.Namespace, identity: Identity, openings: list[Opening]) -> RunPlan:
+def opening_book(identity: Identity, openings: list[Opening], random_check: dict[str, Any] | None) -> OpeningBook:
+    """The book of a prepared run: the stored openings, or the random ones drawn as stored."""
+    source = identity.get("openings") or {}
+    if source.get("kind") != "random" or openings:
+        return OpeningBook.fixed(identity["game"], openings or [Opening(None)])
+    book = OpeningBook(identity["game"], OpeningSource("random", plies=int(source.get("plies", 0))),
+                       identity["seed"])
+    if random_check is not None:
+        count = int(random_check.get("count", 0))
+        try:
+            same = book.check(count) == random_check.get("sha256")
+        except OpeningError as exc:
+            raise UsageError(f"random openings: {exc}") from None
+        if not same:
+            raise UsageError("the random openings this referee draws from the run's seed differ from the run's "
+                             "own (the rules or the generator changed since): resuming would mix two sets "
+                             "of openings; start a new run")
+    return book
+
+
+def build_plan(args: argparse.Namespace, identity: Identity, book: OpeningBook) -> RunPlan:
     """The runner's plan for a prepared run."""
     engines = [EngineSpec.from_json(e) for e in identity["engines"]]
     sprt = Sprt(**identity["sprt"]) if identity.get("sprt") else None
     return RunPlan(mode=identity["command"], game_type=identity["game"], engines=engines,
-                   schedule=schedule(identity),
-                   book=OpeningBook.fixed(identity["game"], openings or [Opening(None)]),
+                   schedule=schedule(identity), book=book,
                    concurrency=args.concurrency or default_concurrency(), sprt=sprt,
                    max_plies=identity.get("max_plies", 1000), player_options=player_options(args),
-                   preflight=True)
+                   preflight=True, seed=identity.get("seed"), fair_cpu=args.fair_cpu)

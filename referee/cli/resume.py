@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 from ..engine_process import EngineSpec
-from ..openings import Opening, OpeningError, parse_source
+from ..openings import Opening, OpeningBook, OpeningError, parse_source
 from ..stats import Sprt
 from ..store import RECORDS, Store, StoreError
 from .command import UsageError
-from .plan import Identity, engines_from_args, resolve_openings, schedule
+from .plan import Identity, engines_from_args, opening_book, resolve_openings, schedule
 
 CONFIG_VERSION = 1
 
@@ -95,8 +95,8 @@ def new_out_dir(command: str) -> Path:
     return path
 
 
-def prepare(args: argparse.Namespace) -> tuple[Store, Identity, list[Opening], bool]:
-    """(store, identity, openings, resumed) after the resume / fresh-start checks."""
+def prepare(args: argparse.Namespace) -> tuple[Store, Identity, OpeningBook, bool]:
+    """(store, identity, opening book, resumed) after the resume / fresh-start checks."""
     if args.resume and not args.out:
         raise UsageError("--resume needs --out DIR (the directory of the run to continue)")
     out = Path(args.out) if args.out else new_out_dir(args.command)
@@ -110,19 +110,23 @@ def prepare(args: argparse.Namespace) -> tuple[Store, Identity, list[Opening], b
     if stored is None and args.resume and not engines_given:
         raise StoreError(f"--resume: {out} holds no run to resume (no config.json there)")
     if stored is not None and not args.resume:
-        raise StoreError(f"{out} already holds a run ({len(store.read_records())} games recorded); "
+        raise StoreError(f"{out} already holds a run ({'games recorded in ' + RECORDS if has_records else 'no game recorded yet'}); "
                          f"add --resume to continue it, or choose another --out")
     if stored is not None:
-        return store, _resumed_identity(args, stored, out, engines_given), \
-            [Opening.from_json(o) for o in stored.get("openings", [])], True
+        identity = _resumed_identity(args, stored, out, engines_given)
+        openings = [Opening.from_json(o) for o in stored.get("openings", [])]
+        check = stored.get("random_openings_check")
+        return store, identity, opening_book(identity, openings, check if isinstance(check, dict) else None), True
     engines = engines_from_args(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     identity = identity_from_args(args, engines, seed)
-    openings = resolve_openings(identity, args.openings, schedule(identity))
-    store.save_config({"version": CONFIG_VERSION, "identity": identity,
-                       "openings": [o.to_json() for o in openings],
-                       "openings_source": args.openings, "created_at": time.strftime("%Y-%m-%dT%H:%M:%S")})
-    return store, identity, openings, False
+    openings, check = resolve_openings(identity, args.openings, schedule(identity))
+    config = {"version": CONFIG_VERSION, "identity": identity, "openings": [o.to_json() for o in openings],
+              "openings_source": args.openings, "created_at": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    if check is not None:
+        config["random_openings_check"] = check
+    store.save_config(config)
+    return store, identity, opening_book(identity, openings, None), False
 
 
 def _resumed_identity(args: argparse.Namespace, stored: dict[str, object], out: Path,

@@ -1,13 +1,16 @@
-"""The end-of-run summary: the JSON written to summary.json and the text printed for people."""
+"""The end-of-run summary: the JSON written to summary.json and the text printed for people.
+
+Both come from the run's counts (referee/tally.py), so their cost and size depend on the number of
+engines, never of games."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from ..ratings import ratings_report, ratings_text
+from ..ratings import ratings_report_of, ratings_text
 from ..runner import RunOutcome, RunPlan, Tracker
-from ..stats import engine_totals, format_elo, standings, standings_table, termination_counts
+from ..stats import format_elo, standings_text
 from ..store import PGN, RECORDS, SUMMARY
 
 Summary = dict[str, Any]
@@ -15,28 +18,29 @@ Summary = dict[str, Any]
 
 def build_summary(plan: RunPlan, tracker: Tracker, outcome: RunOutcome, out: Path, seconds: float,
                   anchor: str | None = None) -> Summary:
-    """What summary.json holds: counts, terminations, per-engine totals, standings, match statistics,
-    maximum-likelihood ratings, the crosstable and per-encounter game-pair statistics."""
+    """What summary.json holds: counts, terminations, per-engine totals, standings, repeated games,
+    match statistics, maximum-likelihood ratings, the crosstable and per-encounter game-pair statistics."""
     names = [spec.name for spec in plan.engines]
-    records = tracker.games
+    tally = tracker.tally
+    recorded = tracker.recorded
     summary: Summary = {
         "command": plan.mode, "game": plan.game_type, "out": str(out),
-        "games_planned": len(plan.schedule), "games_recorded": len(records),
+        "games_planned": len(plan.schedule), "games_recorded": recorded,
         "games_played_now": outcome.played, "stopped": outcome.stopped,
-        "complete": len(records) >= len(plan.schedule) or outcome.stopped.startswith("sprt"),
-        "seconds": round(seconds, 2), "terminations": termination_counts(records),
-        "engines": [engine_totals(records, names)[name].to_json() for name in names],
-        "standings": [e.name for e in standings(records, names)],
+        "complete": recorded >= len(plan.schedule) or outcome.stopped.startswith("sprt"),
+        "seconds": round(seconds, 2), "terminations": tally.termination_counts(),
+        "engines": [tally.totals[name].to_json() for name in names if name in tally.totals],
+        "standings": [e.name for e in tally.standings() if e.name in names],
+        "repeated_games": tally.repeats.to_json(),
     }
     if tracker.match is not None:
         summary["match"] = tracker.match.to_json()
-    summary.update(ratings_report(tracker.records, names, anchor))
+    summary.update(ratings_report_of(tally, names, anchor))
     return summary
 
 
 def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
     """The summary as printed at the end of a run."""
-    names = [spec.name for spec in plan.engines]
     lines = [f"{summary['games_recorded']} of {summary['games_planned']} games recorded "
              f"({summary['stopped']}); {summary['games_played_now']} played in {summary['seconds']:.1f} s"]
     if tracker.match is not None:
@@ -53,7 +57,13 @@ def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
                          f"{s['decision'] or 'undecided'}")
     terms = ", ".join(f"{k} {v}" for k, v in summary["terminations"].items()) or "none"
     lines.append(f"terminations: {terms}")
-    lines.append(standings_table(tracker.games, names))
+    repeats = tracker.tally.repeats
+    lines.append(f"repeated games: {repeats.repeated} of {repeats.checked} ended on the board repeat an earlier "
+                 f"game move for move ({100 * repeats.share:.1f}%)")
+    warning = repeats.warning()
+    if warning is not None:
+        lines.append(warning)
+    lines.append(standings_text(tracker.tally.standings()))
     lines.append(ratings_text(summary))
     out = summary["out"]
     lines.append(f"records: {out}/{RECORDS}  pgn: {out}/{PGN}  summary: {out}/{SUMMARY}")

@@ -22,6 +22,7 @@ from protocol.svg_cli import main as svg_main
 from protocol.svg_replay import PartTable, decode_data
 from referee.cli import main as referee_main
 from referee.report import REPORT, LiveReport, build_report
+from referee.tally import RunTally
 from tests.support.paths import REPO
 
 
@@ -200,9 +201,12 @@ def test_live_report_reports_a_failure_once_and_carries_on(tmp_path: Path, run_d
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x")
     errors: list[str] = []
-    live = LiveReport(blocker, [], errors.append)
+    tally = RunTally([])
+    live = LiveReport(blocker, tally, errors.append)
     for record in _records(run_dir):
-        live.game_finished(record)
+        tally.add(record)
+        live.shown.add(record)
+        live.game_finished()
     live.close()
     assert len(errors) == 1 and errors[0].startswith("report.html not updated:")
 
@@ -227,12 +231,12 @@ def test_replay_data_is_the_json_of_every_part_and_game_encoded_piece_by_piece(r
     builder = builder_for(run_dir)
     for record in _records(run_dir):
         builder.add(record)
-    games = list(builder.games.values())
+    table, games = builder.drawings.draw(builder.shown.records())
     assert len(games) == 3
     for chosen in (games, games[:1], []):
-        whole = json.dumps({"parts": builder.table.parts, "games": [g.to_json() for g in chosen]},
+        whole = json.dumps({"parts": table.parts, "games": [g.to_json() for g in chosen]},
                            separators=(",", ":"), ensure_ascii=False)
-        assert encode_data(builder.table, chosen, compress=False) == ("json", whole.replace("</", "<\\/"))
-        encoding, text = encode_data(builder.table, chosen, compress=True)
+        assert encode_data(table, chosen, compress=False) == ("json", whole.replace("</", "<\\/"))
+        encoding, text = encode_data(table, chosen, compress=True)
         assert encoding == "gzip-base64"
         assert gzip.decompress(base64.b64decode(text)).decode("utf-8") == whole
