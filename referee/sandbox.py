@@ -3,9 +3,11 @@
 ``sandbox=bwrap`` wraps an engine's command in ``bwrap`` so that the engine
 
 * has no network (``--unshare-all`` includes ``--unshare-net``: only a loopback of its own),
-* has its own PID namespace and session and dies with the referee (``--unshare-pid``,
-  ``--new-session``, ``--die-with-parent``): a child that leaves the engine's session still
-  dies with the namespace when the engine's process ends,
+* has its own PID namespace and dies with the referee (``--unshare-pid``, ``--die-with-parent``):
+  a child that leaves the engine's process group still dies with the namespace when the engine's
+  process ends. It stays in the session and process group the referee started it in (no
+  ``--new-session``: it has no controlling terminal anyway), so pausing the group while the engine
+  waits for its turn (referee/cpu.py) reaches every process inside,
 * sees a private, empty /tmp, and read-only system directories (/usr and its /bin, /lib*
   links, the few files of /etc that programs read) plus the Python installation the referee
   runs on (engines are often Python programs),
@@ -81,7 +83,7 @@ def bwrap_argv(cmd: list[str], cwd: str | None, writable: list[str] | tuple[str,
                readable: list[str] | tuple[str, ...] = ()) -> list[str]:
     """The bwrap command line that runs `cmd` in `cwd` (absolute paths) inside the sandbox."""
     bwrap = shutil.which("bwrap") or "bwrap"
-    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session",
+    args = [bwrap, "--unshare-all", "--die-with-parent",
             "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     _bind_system(args)
     for root in _python_roots():

@@ -148,8 +148,15 @@ class Schedule(Sequence[ScheduledGame]):
         return list(dict.fromkeys(name for pairing in self.pairings for name in pairing))
 
 
+SEED_MODULUS = 2**31 - 1
+"""A prime: game seeds are 0 .. SEED_MODULUS - 1, and an affine map modulo it is one to one."""
+
+
 def game_seed(run_seed: int, game_id: int) -> int:
-    """The seed of one game (0 .. 2**31 - 2), drawn from the run's seed and the game's number: the
-    same run gives each game the same seed on every machine and on --resume, and games differ."""
-    digest = hashlib.blake2b(f"{run_seed}/{game_id}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") % (2**31 - 1)
+    """The seed of one game: (a * game_id + b) mod (2**31 - 1), with a (not 0) and b drawn from the
+    run's seed (blake2b). The same run gives each game the same seed on every machine and on
+    --resume, and no two games of a run the same seed."""
+    digest = hashlib.blake2b(str(run_seed).encode(), digest_size=16).digest()
+    a = 1 + int.from_bytes(digest[:8], "big") % (SEED_MODULUS - 1)
+    b = int.from_bytes(digest[8:], "big") % SEED_MODULUS
+    return (a * game_id + b) % SEED_MODULUS

@@ -249,8 +249,8 @@ def test_progress_live_rewrites_one_status_line():
 
 def test_a_subcommand_is_one_table_entry_and_explicit_options_are_known():
     from referee.cli.arguments import positive_int
-    from referee.cli.parser import Parser
     from referee.cli.command import Command
+    from referee.cli.parser import Parser
 
     seen = []
 

@@ -144,3 +144,52 @@ def test_a_worker_killed_mid_game_costs_only_a_replay(tmp_path, env, capsys):
         for proc in reversed(procs):
             proc.kill()
             proc.wait()
+
+
+def test_an_sprt_stop_on_a_cluster_records_every_game_that_finished(tmp_path, env, capsys, monkeypatch):
+    """Once the SPRT decides, tasks start no new game and the submitter waits for the games running:
+    every game a worker finished is recorded (none is cancelled away), and the run stops early."""
+    import referee.cluster as cluster_module
+
+    finished: list[int] = []
+    play = cluster_module.play_game
+
+    async def counting_play(spec, dark, light, on_move=None):
+        record = await play(spec, dark, light, on_move=on_move)
+        finished.append(record.game_id)
+        return record
+
+    monkeypatch.setattr(cluster_module, "play_game", counting_play)
+    out = tmp_path / "run"
+    argv = ["match", "-engine", "name=good", f"cmd={sys.executable} {BAD / 'good_random.py'}",
+            "-engine", "name=cheat", f"cmd={sys.executable} {BAD / 'illegal_move.py'}",
+            "-each", "tc=20+0.2", "--games", "200", "--sprt", "0", "200", "0.05", "0.05", "--out", str(out)]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        summary = run(argv + ["--cluster", cluster.scheduler_address], capsys)
+    ids = sorted(r["game_id"] for r in records_of(out))
+    assert summary["stopped"] == "sprt H1" and summary["games_recorded"] == len(ids) < 200
+    assert ids == sorted(finished)
+
+
+def test_a_cluster_run_shows_its_games_in_progress_in_live_json(tmp_path, env, capsys, monkeypatch):
+    from referee.live import LiveGames
+
+    shown: list[dict] = []
+    show = LiveGames.show
+
+    def keep(self, game):
+        shown.append(game)
+        show(self, game)
+
+    monkeypatch.setattr(LiveGames, "show", keep)
+    out = tmp_path / "run"
+    argv = ["match", *engines("slow_random.py", "40")[:8], "--game", "hari", "--games", "2",
+            "-each", "tc=20+0.2", "--out", str(out)]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        run(argv + ["--cluster", cluster.scheduler_address], capsys)
+    assert shown and {g["game_id"] for g in shown} <= {0, 1}
+    assert any(len(g["moves"]) > 2 for g in shown)
+    assert all(g["position"].startswith("hari ") for g in shown)
+    assert json.loads((out / "live.json").read_text()) == {"games": []}
