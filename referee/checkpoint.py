@@ -27,7 +27,15 @@ from .store import RECORDS, RecordsEnd, Store, new_digest, write_atomic
 CHECKPOINT = "checkpoint.json"
 CHECKPOINT_VERSION = 1
 CHECKPOINT_EVERY = 1000
-"""Games between two checkpoints of a running run (and one when it ends)."""
+"""Games between two checkpoints of a running run (and one when it ends)..."""
+CHECKPOINT_SHARE = 100
+"""...or a hundredth of the games recorded, when that is more: a checkpoint holds the table of
+repeated-game hashes (about 16 bytes a game), so a million-game run writes one every 10,000 games."""
+
+
+def checkpoint_due(since: int, recorded: int) -> bool:
+    """Whether `since` games after the last checkpoint, with `recorded` in all, call for the next."""
+    return since >= max(CHECKPOINT_EVERY, recorded // CHECKPOINT_SHARE)
 HASH_CHUNK = 1 << 20
 
 

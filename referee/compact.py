@@ -3,7 +3,7 @@
 A Python set of ints costs about 60 bytes an element; a run of a million games must not spend
 60 MB remembering which games are done or which move sequences were seen. ``GameIdSet`` is a
 bitmap (one bit a game id, ids are small: at most MAX_GAMES); ``HashSet64`` keeps 64-bit hashes
-in an open-addressing table of machine words (8 to 16 bytes a hash). Both serialise to bytes
+in an open-addressing table of machine words (11 to 21 bytes a hash). Both serialise to bytes
 for the run's checkpoint.
 """
 
@@ -50,7 +50,8 @@ class GameIdSet:
 
 
 class HashSet64:
-    """A set of non-zero 64-bit hashes (0 marks an empty slot), linear probing, half full at most."""
+    """A set of non-zero 64-bit hashes (0 marks an empty slot), linear probing, at most 3/4 full
+    (11 to 21 bytes a hash)."""
 
     def __init__(self, capacity: int = 1024):
         size = 1024
@@ -74,7 +75,7 @@ class HashSet64:
             slot = (slot + 1) & mask
         table[slot] = value
         self._count += 1
-        if 2 * self._count > len(table):
+        if 4 * self._count > 3 * len(table):
             self._grow()
         return True
 
@@ -102,7 +103,7 @@ class HashSet64:
     def from_bytes(cls, data: bytes, count: int) -> HashSet64:
         """A set from `to_bytes` and its length (ValueError unless it is a table of that many)."""
         size = len(data) // 8
-        if len(data) % 8 or size < 1024 or size & (size - 1) or not 0 <= 2 * count <= size:
+        if len(data) % 8 or size < 1024 or size & (size - 1) or not 0 <= 4 * count <= 3 * size:
             raise ValueError("not a hash table")
         out = cls.__new__(cls)
         out._table = array("Q")

@@ -7,8 +7,8 @@
   in a worker thread so a slow disk does not stall the loop (which would distort running
   clocks), before the next game of that worker starts; then it is counted (referee/tracker.py:
   running counts, never a list of games) and handed to the live report.
-* Every CHECKPOINT_EVERY games, at a moment when every record written is counted, and when the
-  run ends, the counts are saved with the point of records.jsonl they stand for
+* Every CHECKPOINT_EVERY games (a hundredth of the run in long ones), at a moment when every
+  record written is counted, and when the run ends, the counts are saved with the point of records.jsonl they stand for
   (referee/checkpoint.py), so --resume need not read the run again.
 * The long-lived objects of the run (modules, configuration, engines) are moved out of the
   garbage collector's sight once, before the games start (``gc.freeze``): a full collection then
@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .checkpoint import CHECKPOINT_EVERY, checkpoint_text, write_checkpoint
+from .checkpoint import checkpoint_due, checkpoint_text, write_checkpoint
 from .cpu import CorePlan, plan_cores
 from .engine_process import EngineSpec
 from .game_runner import play_game
@@ -247,7 +247,7 @@ class Runner:
         warning = self.tracker.tally.repeats.warning()
         if warning is not None:
             self.progress.warn_once("repeats", warning)
-        if self.tracker.since_checkpoint >= CHECKPOINT_EVERY and self._writing == 0:
+        if self._writing == 0 and checkpoint_due(self.tracker.since_checkpoint, self.tracker.recorded):
             self._checkpoint()
         decision = self.tracker.sprt_decision()
         match = self.tracker.match
