@@ -25,7 +25,7 @@ from ..book import BookEntry, BuildSettings, book_text, build_book
 from ..engine_process import EngineSpec
 from ..opening_games import OpeningGames, OpeningGamesError
 from ..opening_results import OpeningResult, opening_row, summary_line
-from ..openings import OpeningError, shipped_book
+from ..openings import MAX_RANDOM_PLIES, OpeningError, shipped_book
 from ..record import GameRecord
 from ..rejudge import BookLine, RejudgeSettings, read_book, rejudge
 from ..store import RECORDS, Store
@@ -55,18 +55,18 @@ def add_arguments(p: Options) -> None:
     eng.add("--concurrency", type=count_int,
             help=f"games at once (default max(1, cores - 1) = {default_concurrency()} here)")
     build = p.group("building a book")
-    build.add("--count", type=int_at_least(1), default=100, help="openings wanted (default 100)")
-    build.add("--plies", type=int_at_least(1), default=4, help="plies per opening (default 4)")
+    build.add("--count", type=count_int, default=100, help="openings wanted (default 100)")
+    build.add("--plies", type=int_at_least(1, MAX_RANDOM_PLIES), default=4, help="plies per opening (default 4)")
     build.add("--judge-tc", metavar="TC", default=BUILD_TC,
               help=f"time control of the first engine's judgement of each drawn position (default {BUILD_TC})")
     build.add("--max-cp", type=int_at_least(0), default=20,
               help="keep openings the judgement scores within this many cp of even (default 20)")
-    build.add("--games", type=int_at_least(0), default=16,
+    build.add("--games", type=int_at_least(0, 1_000_000), default=16,
               help="games from each opening judged close to even, in pairs; 0 skips them (default 16)")
     rejudge_group = p.group("re-judging a book")
     rejudge_group.add("--rejudge", metavar="BOOK", help="play every opening of BOOK (a file, or 'book' for "
                       "the game's shipped book) instead of building one")
-    rejudge_group.add("--pairs", type=int_at_least(1), default=2,
+    rejudge_group.add("--pairs", type=count_int, default=2,
                       help="game pairs per opening, colours swapped (default 2)")
     both = p.group("both")
     both.add("--seed", type=non_negative_int, default=1,
