@@ -98,7 +98,8 @@ class OpeningGames:
             if option is not None and option.type == "spin":
                 low = option.min if option.min is not None else 0
                 high = option.max if option.max is not None else SEED_LIMIT
-                await player.set_option(option.name, str(low + seed % (high - low + 1)))
+                if high >= low:
+                    await player.set_option(option.name, str(low + seed % (high - low + 1)))
         except EngineFailure as failure:
             await player.quit()
             raise OpeningGamesError(f"engine {player.name} failed {doing}: {failure.detail}") from None

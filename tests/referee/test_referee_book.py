@@ -3,6 +3,7 @@ games in pairs with a seed per game) and re-judging one (--rejudge), errors said
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -10,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.engine_process import EngineSpec
 from referee.opening_results import by_opening
 from referee.openings import OpeningBook, parse_source, read_opening_file, shipped_book
+from referee.player import EnginePlayer
 from tests.support.paths import BAD_ENGINES, MINIMAL_ENGINE
 
 pytestmark = pytest.mark.slow
@@ -207,3 +210,20 @@ def test_rejudging_the_shipped_book_plays_each_of_its_openings(tmp_path, capsys,
                         f"--selfplay-nodes 3000 --max-gap 0.2"
     kept = read_opening_file("hari", str(out))
     assert 0 < len(kept) < len(shipped) and set(kept) <= set(shipped)
+
+
+def test_a_player_sets_a_declared_option_between_games_and_refuses_others():
+    async def scenario() -> None:
+        player = EnginePlayer(EngineSpec("random", [sys.executable, str(BAD_ENGINES / "good_random.py")]))
+        await player.start()
+        try:
+            await player.set_option("seed", "5")   # names are case-insensitive (SPEC 9.2)
+            with pytest.raises(ValueError, match="declares no option 'Hash'"):
+                await player.set_option("Hash", "16")
+            with pytest.raises(ValueError, match="must be in 0..2147483647, not -1"):
+                await player.set_option("Seed", "-1")
+            await player.new_game("hari")   # still answering: isready -> readyok
+        finally:
+            await player.quit()
+
+    asyncio.run(scenario())
