@@ -753,18 +753,20 @@ static PyObject *py_contest_margin(PyObject *self, PyObject *args) {
 
 
 /* search(position, root_moves, inner_per_length, max_depth, table_bits, node_limit, hard_deadline,
- *        should_stop, on_depth) -> (move, value, depth, nodes, complete, pv)
+ *        should_stop, on_depth, stop_when_decided) -> (move, value, depth, nodes, complete, pv)
  * Iterative deepening over root_moves (tuples as candidates() gives them), as
  * alphabeta.AlphaBeta.iterate: the deepest complete iteration's best, or the best of an
  * iteration cut short once its first move (the previous best) is searched. on_depth(depth,
- * value, pv, nodes) is called after each complete iteration; returning True ends the search. */
+ * value, pv, nodes) is called after each complete iteration; returning True ends the search.
+ * A win or loss found over the candidates ends it only with stop_when_decided (the caller knows
+ * the result is decided anyway): over a pruned list it is an estimate, not a proof. */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *position, *root_list, *should_stop, *on_depth;
-    int inner, max_depth, table_bits;
+    int inner, max_depth, table_bits, stop_when_decided = 0;
     long long node_limit;
     double hard_deadline;
-    if (!PyArg_ParseTuple(args, "OOiiiLdOO", &position, &root_list, &inner, &max_depth, &table_bits, &node_limit,
-                          &hard_deadline, &should_stop, &on_depth))
+    if (!PyArg_ParseTuple(args, "OOiiiLdOO|p", &position, &root_list, &inner, &max_depth, &table_bits, &node_limit,
+                          &hard_deadline, &should_stop, &on_depth, &stop_when_decided))
         return NULL;
     if (inner < 1 || inner > MAX_PER_LENGTH || max_depth < 0 || max_depth > MAXPLY - 2) {
         PyErr_Format(PyExc_ValueError, "inner_per_length is 1 to %d, max_depth 0 to %d", MAX_PER_LENGTH, MAXPLY - 2);
@@ -861,7 +863,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             Py_DECREF(r);
             if (stop) break;
         }
-        if (best_value >= WIN / 2 || best_value <= -WIN / 2) break;
+        if (stop_when_decided && (best_value >= WIN / 2 || best_value <= -WIN / 2)) break;
     }
     PyObject *result = NULL;
     if (!s->error) {

@@ -9,5 +9,5 @@ def candidates(position: tuple[object, ...], per_length: int) -> list[_Move]: ..
 def contest_margin(position: tuple[object, ...], color: int) -> int: ...
 def search(position: tuple[object, ...], root: Sequence[_Move], inner_per_length: int, max_depth: int,
            table_bits: int, node_limit: int, hard_deadline: float, should_stop: Callable[[], bool] | None,
-           on_depth: Callable[[int, float, list[_Move], int], bool] | None
+           on_depth: Callable[[int, float, list[_Move], int], bool] | None, stop_when_decided: bool = False
            ) -> tuple[_Move, float, int, int, int, list[_Move]]: ...
