@@ -5,8 +5,8 @@ The rules all come from the project's ``protocol`` package (legal moves, move an
 parsing, the messages' wire format), so this file is only the conversation with a referee or GUI,
 plus a placeholder player to replace with your own:
 
-* the main thread reads stdin and answers at once, so ``isready``, ``stop`` and ``quit`` work
-  while the engine thinks;
+* a reader thread stamps each line as it arrives; the main thread obeys them in order and answers
+  at once, so ``isready``, ``stop`` and ``quit`` work while the engine thinks;
 * ``go`` thinks in a worker thread, within a budget taken from the clocks, and prints exactly
   one ``bestmove``;
 * a line it cannot obey gets one ``info string error: ...`` line and changes nothing.
@@ -18,11 +18,12 @@ Run it: ``python3 examples/python/starter.py``, then type ``uci``, ``position st
 from __future__ import annotations
 
 import importlib.util
+import queue
 import random
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
@@ -61,9 +62,9 @@ from protocol.messages import (  # noqa: E402
 from protocol.moves import Move  # noqa: E402
 
 NAME = "isaac-arena Python starter 1.0"
-RESERVE_MS = 30
+RESERVE_MS = 50
 """Kept back from every budget: the referee times a move until it reads `bestmove`, so the pipe,
-the start of the thread and a busy machine's scheduling all count against us."""
+the start of the thread, a garbage collection and a busy machine's scheduling all count against us."""
 MAX_SAMPLES = 400
 """The placeholder player stops looking after this many moves; more would not make it better."""
 OPTIONS = {spec.name.lower(): spec for spec in (
@@ -163,11 +164,8 @@ class Engine:
         self.search: Search | None = None
 
     def say(self, *lines: str) -> None:
-        """Write protocol lines and flush them: on a pipe Python buffers stdout, and a `bestmove`
-        left in the buffer is a move the referee never reads (the game is lost on time)."""
         with self.lock:
-            self.out.write("".join(line + "\n" for line in lines).encode())
-            self.out.flush()
+            self._write(lines)
 
     def finish(self, search: Search, lines: list[str]) -> None:
         """A search's last lines. It stops counting as running in the same step as its `bestmove`
@@ -175,8 +173,13 @@ class Engine:
         with self.lock:
             if self.search is search:
                 self.search = None
-            self.out.write("".join(line + "\n" for line in lines).encode())
-            self.out.flush()
+            self._write(lines)
+
+    def _write(self, lines: Iterable[str]) -> None:
+        """Write whole lines and flush them: on a pipe Python buffers stdout, and a `bestmove` left
+        in the buffer is a move the referee never reads (the game is lost on time)."""
+        self.out.write("".join(line + "\n" for line in lines).encode())
+        self.out.flush()
 
     def handle(self, line: str, arrived: float) -> bool:
         """Obey one line; False after `quit`. Anything refused becomes one error line."""
@@ -307,12 +310,29 @@ def lines(stream: BinaryIO) -> Iterator[str | None]:
             yield chunk.rstrip(b"\n").removesuffix(b"\r").decode("utf-8", errors="replace")
 
 
+def read_ahead(stream: BinaryIO) -> queue.Queue[tuple[float, str | None] | None]:
+    """Input lines with the moment each arrived, read by a thread of their own, so the clock of a `go`
+    starts when it came, not when the command loop was done with the `position` sent before it.
+    At most 64 lines wait; further ones stay in the pipe. None ends the input."""
+    arrivals: queue.Queue[tuple[float, str | None] | None] = queue.Queue(maxsize=64)
+
+    def read() -> None:
+        for line in lines(stream):
+            arrivals.put((time.monotonic(), line))
+        arrivals.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    return arrivals
+
+
 def main() -> None:
     engine = Engine(sys.stdout.buffer)
-    for line in lines(sys.stdin.buffer):
+    arrivals = read_ahead(sys.stdin.buffer)
+    while (item := arrivals.get()) is not None:
+        arrived, line = item
         if line is None:
             engine.say(info_string(f"error: line longer than {MAX_LINE} bytes dropped; nothing of it was obeyed"))
-        elif not engine.handle(line, time.monotonic()):
+        elif not engine.handle(line, arrived):
             break
     search = engine.search
     if search is not None:                       # quit, or the end of input: a search stops at once
