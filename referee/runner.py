@@ -194,7 +194,7 @@ class Runner:
 
     def _write(self, written: dict[str, Any]) -> int:
         """In a worker thread: the record made durable, then its PGN; where its line starts."""
-        offset = self.store.append(written)
+        offset = self.store.append_at(written)
         if self.pgn is not None:
             try:
                 self.pgn.append(written)

@@ -343,8 +343,12 @@ class Store:
         self._end = RecordsEnd(end.bytes, end.lines, end.digest.copy())
         return cut
 
-    def append(self, record: dict[str, Any]) -> int:
-        """Write one record as one line and make it durable before returning; where its line starts."""
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record as one line and make it durable before returning."""
+        self.append_at(record)
+
+    def append_at(self, record: dict[str, Any]) -> int:
+        """`append`, returning where the record's line starts in the file."""
         if self._fd is None:
             raise StoreError("records file is not open for appending")
         data = (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")

@@ -6,17 +6,19 @@ from __future__ import annotations
 import argparse
 import copy
 from collections.abc import Sequence
-from importlib import metadata
 from typing import Any
+
+import protocol
 
 from .arguments import Options
 from .command import Command
 
 PROG = "isaac-referee"
-DESCRIPTION = ("The referee of ISAAC, FOUNDATIONS and HARI: matches and tournaments between engine "
-               "executables (any language, SPEC.md section 9), every move checked, clocks, statistics, "
-               "ratings, records, a report, --resume, sandboxes and Dask clusters; also a conformance "
-               "check of one engine.")
+DESCRIPTION = """\
+isaac-referee is isaac-arena's referee for ISAAC, FOUNDATIONS and HARI: matches and tournaments
+between engine executables (any language that speaks SPEC.md section 9), every move checked by the
+rules, clocks kept by the referee, statistics, ratings, records, a report, --resume, sandboxes and
+Dask clusters; and a conformance check of one engine."""
 EPILOG = """examples:
   isaac-referee match -engine name=A cmd="isaac-engine" option.Strategy=search \\
                       -engine name=B cmd="isaac-engine" option.Strategy=greedy \\
@@ -33,11 +35,8 @@ Documentation: docs/referee.md (usage), docs/hosting.md (competitions), SPEC.md 
 
 
 def version() -> str:
-    """The installed isaac-arena version ('unknown' when run from a source tree never installed)."""
-    try:
-        return metadata.version("isaac-arena")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    """What --version prints, as isaac-engine says it: the one version of isaac-arena (protocol's)."""
+    return f"{PROG} (isaac-arena) {protocol.__version__}"
 
 
 class Parser:
@@ -48,7 +47,7 @@ class Parser:
         self.argparser = argparse.ArgumentParser(
             prog=PROG, allow_abbrev=False, description=DESCRIPTION, epilog=EPILOG,
             formatter_class=argparse.RawDescriptionHelpFormatter)
-        self.argparser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+        self.argparser.add_argument("-V", "--version", action="version", version=version())
         sub = self.argparser.add_subparsers(dest="command", required=True, metavar="COMMAND")
         self.defaults: dict[str, dict[str, Any]] = {}
         for command in commands:
