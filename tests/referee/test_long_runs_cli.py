@@ -42,7 +42,7 @@ def test_help_says_what_the_command_is_and_version_prints_it():
     done = subprocess.run([sys.executable, "-m", "referee", "--help"], capture_output=True, text=True,
                           env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0
-    assert "The referee of ISAAC, FOUNDATIONS and HARI" in done.stdout
+    assert "isaac-referee is isaac-arena's referee for ISAAC, FOUNDATIONS and HARI" in done.stdout
     assert "isaac-referee match -engine" in done.stdout and "exit codes:" in done.stdout
     version = subprocess.run([sys.executable, "-m", "referee", "--version"], capture_output=True, text=True,
                              env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})
