@@ -164,20 +164,22 @@ _parsed: dict[tuple[str, str], Move] = {}
 
 def _known_move(game: protocol.Game, text: str) -> Move:
     """game.parse_move(text), with the notation's parse remembered: the legality is checked every
-    time (check_move); an illegal or malformed text goes through parse_move itself, so the error
+    time (check_move); bad notation or an illegal move goes through parse_move itself, so the error
     names the text exactly as the engine sent it."""
     key = (game.name, text)
     move = _parsed.get(key)
     if move is None:
-        move = game.parse_move(text)          # raises for bad notation or an illegal move
+        try:
+            move = parse_notation(game.name, text)
+        except NotationError:
+            return game.parse_move(text)      # raises, with the column
         if len(_parsed) >= PARSED_MOVES:
             _parsed.clear()
-        _parsed[key] = parse_notation(game.name, text)
-        return move
+        _parsed[key] = move
     try:
         return game.check_move(move)
     except (IllegalMoveError, GameOverError):
-        return game.parse_move(text)          # raises with the engine's own text
+        return game.parse_move(text)          # raises, naming the engine's own text
 
 
 async def _start_players(state: _Game, game_type: str, seed: int | None) -> None:
