@@ -17,7 +17,7 @@ play a candidate, uniformly random slide-free playouts, UCB1). A player `name@MS
 thinks MS ms instead of --ms.
 
 A variant of the search is its settings changed (engine/games/<game>/settings.py), written
-after a colon: `search:hari.root_per_length=12,foundations.mcts.c_puct=1.0`. Nothing
+after a colon: `search:hari.widths=((12,8),),foundations.mcts.c_puct=1.0`. Nothing
 patches a module: the variant is a SearchStrategy built with those settings. Older
 versions of the engine are measured through the referee (benchmarks/engine_at.sh).
 """
@@ -143,7 +143,7 @@ def place_mc(game: Any, ms: int, rng: random.Random) -> Any:
 
 def chooser(spec: str) -> Chooser:
     """A player by name (``name@MS`` thinks MS ms instead), a search optionally with changed settings
-    (``search:hari.root_per_length=12``, module docstring)."""
+    (``search:foundations.leaf_mix=0.6``, module docstring)."""
     name, _, changes = spec.partition(":")
     name, _, own_ms = name.partition("@")
     base = _chooser(name, changes)
@@ -157,9 +157,9 @@ def chooser(spec: str) -> Chooser:
 
 
 def search_variant(changes: str) -> dict[str, object]:
-    """{game name: its searcher's settings with `changes` made}: ``hari.root_per_length=12,...``."""
+    """{game name: its searcher's settings with `changes` made}: ``foundations.leaf_mix=0.6,...``."""
     settings: dict[str, object] = {}
-    for part in changes.split(","):
+    for part in _top_level(changes):
         key, _, text = part.partition("=")
         game, _, path = key.strip().partition(".")
         if not has_searcher(game) or not path or not text:
@@ -168,6 +168,18 @@ def search_variant(changes: str) -> dict[str, object]:
         current = settings.get(game, searcher_for(game).defaults)
         settings[game] = _replaced(current, path.split("."), ast.literal_eval(text.strip()), part)
     return settings
+
+
+def _top_level(text: str) -> list[str]:
+    """`text` split at the commas outside brackets (a value may be a tuple)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _replaced(settings: Any, path: list[str], value: Any, part: str) -> Any:

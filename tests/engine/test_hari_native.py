@@ -68,9 +68,9 @@ def test_race_and_candidates_equal_the_python_ones():
         seen_plays_left.add(plays_left(game))
         for color in (0, 1):
             assert hari_native.contest_margin(game, color) == contest_margin(game, color, upgrades=True)
-        for per_length in (10, 16):
-            native = hari_native.candidates(game, per_length)
-            assert [str(m) for m in native] == [str(m) for m in candidates(game, per_length)]
+        for per_length, scarce, slide_max in ((10, 4, 24), (16, 4, 24), (10, 12, 8), (6, 200, 40)):
+            native = hari_native.candidates(game, per_length, scarce, slide_max)
+            assert [str(m) for m in native] == [str(m) for m in candidates(game, per_length, scarce, slide_max)]
             for move in native:
                 assert game.check_move(move) == move  # the rules accept every move the core proposes
     assert len(seen_plays_left) >= 10  # from the opening to the last plays
