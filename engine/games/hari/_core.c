@@ -552,6 +552,7 @@ typedef struct {
     PyObject *should_stop; /* called now and then with the GIL held: True stops the search */
     PyThreadState *released;
     int aborted, error;
+    uint64_t tie_seed; /* 0: none; else leaves get a small noise from it and the position's key */
     Widths inner;
     Move pv[MAXPLY][MAXPLY];
     int pv_len[MAXPLY];
@@ -605,11 +606,23 @@ static double from_table(double v, int ply) {
     return v;
 }
 
+/* A leaf's tie-breaker in [0, 0.25): a function of the position and the seed, so that the same
+ * position always gets the same one within a search (the table stays sound), equal race margins
+ * are ordered differently under different seeds (games vary with the engine's Seed), and no
+ * margin is ever overturned (margins are whole points). */
+static double tie_noise(uint64_t key, uint64_t seed) {
+    uint64_t x = key ^ seed;
+    return (double)(splitmix(&x) >> 11) * 0x1.0p-53 * 0.25;
+}
+
 static double search(Search *s, int depth, double alpha, double beta, int ply) {
     Pos *p = &s->pos;
     s->pv_len[ply] = 0;
     if (is_over(p)) return terminal_value(p, ply);
-    if (depth <= 0) return (double)contest_margin(p, p->turn);
+    if (depth <= 0) {
+        double v = (double)contest_margin(p, p->turn);
+        return s->tie_seed ? v + tie_noise(p->key, s->tie_seed) : v;
+    }
     Entry *e = NULL;
     Move hint;
     int have_hint = 0;
@@ -766,7 +779,7 @@ static PyObject *py_contest_margin(PyObject *self, PyObject *args) {
 
 
 /* search(position, root_moves, inner_per_length, max_depth, table_bits, node_limit, hard_deadline,
- *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24)
+ *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24, tie_seed=0)
  *   -> (move, value, depth, nodes, complete, pv)
  * Iterative deepening over root_moves (tuples as candidates() gives them), as
  * alphabeta.AlphaBeta.iterate: the deepest complete iteration's best, or the best of an
@@ -779,10 +792,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     int max_depth, table_bits, stop_when_decided = 0;
     Widths inner = {0, 4, 24};
     long long node_limit;
+    unsigned long long tie_seed = 0;
     double hard_deadline;
-    if (!PyArg_ParseTuple(args, "OOiiiLdOO|pii", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
+    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiK", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
                           &node_limit, &hard_deadline, &should_stop, &on_depth, &stop_when_decided, &inner.scarce,
-                          &inner.slide_max))
+                          &inner.slide_max, &tie_seed))
         return NULL;
     if (check_widths(&inner) < 0) return NULL;
     if (max_depth < 0 || max_depth > MAXPLY - 2) {
@@ -818,6 +832,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         s->table_mask = ((uint64_t)1 << table_bits) - 1;
     }
     s->inner = inner;
+    s->tie_seed = (uint64_t)tie_seed;
     s->node_limit = node_limit;
     s->hard_deadline = hard_deadline;
     s->should_stop = should_stop;

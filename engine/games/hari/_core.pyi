@@ -10,5 +10,5 @@ def contest_margin(position: tuple[object, ...], color: int) -> int: ...
 def search(position: tuple[object, ...], root: Sequence[_Move], inner_per_length: int, max_depth: int,
            table_bits: int, node_limit: int, hard_deadline: float, should_stop: Callable[[], bool] | None,
            on_depth: Callable[[int, float, list[_Move], int], bool] | None, stop_when_decided: bool = False,
-           scarce: int = 4, slide_max: int = 24
+           scarce: int = 4, slide_max: int = 24, tie_seed: int = 0
            ) -> tuple[_Move, float, int, int, int, list[_Move]]: ...

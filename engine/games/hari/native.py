@@ -70,10 +70,12 @@ def _result(depth: int, value: float, pv: Sequence[Sequence[int]], complete: boo
 
 
 def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: int, inner_per_length: int,
-               max_depth: int, stop_when_decided: bool, info_of: Callable[[ABResult], Info]) -> ABResult:
+               max_depth: int, stop_when_decided: bool, info_of: Callable[[ABResult], Info],
+               tie_seed: int = 0) -> ABResult:
     """Iterative-deepening alpha-beta to `max_depth` plies in the C core, within ctx's limits, with a
     transposition table of 2**table_bits entries (the settings'); `info_of` reports each iteration as
-    the Python alpha-beta's would. A search over the only candidate is depth 0."""
+    the Python alpha-beta's would. A search over the only candidate is depth 0. A `tie_seed` (not 0)
+    breaks ties between equal leaf values its own way (the engine's Seed makes its games vary)."""
     assert _core is not None
     settings = ctx.settings
     position = position_tuple(game)
@@ -96,7 +98,8 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length
     node_limit = max(1, tm.node_limit - tm.nodes) if tm.node_limit is not None else 0  # 0: none
     best, value, depth, nodes, complete, pv = _core.search(
         position, root, inner_per_length, max_depth, settings.table_bits, node_limit,
-        hard if hard is not None else 0.0, tm.must_stop, on_depth, stop_when_decided, settings.scarce, settings.slide_max)
+        hard if hard is not None else 0.0, tm.must_stop, on_depth, stop_when_decided, settings.scarce, settings.slide_max,
+        tie_seed)
     tm.nodes = start_nodes + nodes
     if not math.isfinite(value):  # no iteration finished a single root move
         value = 0.0

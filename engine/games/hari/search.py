@@ -57,12 +57,13 @@ def _evaluate(game: HariGame) -> float:
     return float(contest_margin(game, game.turn, upgrades=True))
 
 
-def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings]) -> tuple[Move, Info]:
+def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], tie_seed: int = 0) -> tuple[Move, Info]:
     """Alpha-beta toward the game's end over candidates at every ply, in the C core when it was built.
 
     A search that reaches the game's end over its candidates before its time is up searches
     again over more candidates (HariSettings.widths), as long as the result is not proven:
-    a win or loss over a pruned list of replies is an estimate. Only decided() proves one."""
+    a win or loss over a pruned list of replies is an estimate. Only decided() proves one. The C core
+    breaks ties between equal leaf values by `tie_seed` (drawn from the engine's Seed)."""
     settings = ctx.settings
     depth = plays_left(game) + 2  # + the two closing passes
     verdict = decided(game)
@@ -76,7 +77,7 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings]) -> tuple[Move, 
 
     result: ABResult | None = None
     for root_per_length, inner_per_length in settings.widths:
-        found = _search(game, ctx, root_per_length, inner_per_length, depth, verdict is not None, info_of)
+        found = _search(game, ctx, root_per_length, inner_per_length, depth, verdict is not None, info_of, tie_seed)
         if found.depth == 0:  # the only candidate
             return found.move, Info(depth=1, pv=[str(found.move)])
         through = found.complete and found.depth >= depth
@@ -89,10 +90,11 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings]) -> tuple[Move, 
 
 
 def _search(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: int, inner_per_length: int,
-            depth: int, stop_when_decided: bool, info_of: Callable[[ABResult], Info]) -> ABResult:
+            depth: int, stop_when_decided: bool, info_of: Callable[[ABResult], Info], tie_seed: int) -> ABResult:
     """One iterative-deepening search over these candidates: the C core's, else the Python one."""
     if native.AVAILABLE:
-        return native.alpha_beta(game, ctx, root_per_length, inner_per_length, depth, stop_when_decided, info_of)
+        return native.alpha_beta(game, ctx, root_per_length, inner_per_length, depth, stop_when_decided, info_of,
+                                 tie_seed)
     s = ctx.settings
     moves = candidates(game, root_per_length, s.scarce, s.slide_max)
     if len(moves) == 1:
@@ -122,7 +124,7 @@ class HariSearcher:
     def choose(self, game: Game, ctx: SearchContext[HariSettings], rng: random.Random) -> tuple[Move, Info]:
         hari = _hari(game)
         if native.AVAILABLE or plays_left(hari) <= ctx.settings.endgame_plies:
-            return alpha_beta(hari, ctx)
+            return alpha_beta(hari, ctx, rng.getrandbits(64) | 1)
         return montecarlo.choose(hari, ctx, rng)
 
 

@@ -42,3 +42,10 @@ class HariSettings:
     endgame_plies: int = 8
     """Without the C core: alpha-beta once both hands together have at most this many plays left."""
     montecarlo: MonteCarloSettings = field(default_factory=MonteCarloSettings)
+
+    def __post_init__(self) -> None:
+        """Within what the C core takes (it would refuse them in the middle of a search)."""
+        if not self.widths or any(len(w) != 2 or not (1 <= w[0] <= 32 and 1 <= w[1] <= 32) for w in self.widths):
+            raise ValueError("widths are pairs of placements a length at the root and below, each 1 to 32")
+        if not (0 <= self.scarce <= 200 and 0 <= self.slide_max <= 64 and 0 <= self.table_bits <= 24):
+            raise ValueError("scarce is 0 to 200, slide_max 0 to 64, table_bits 0 to 24")
