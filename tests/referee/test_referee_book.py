@@ -133,8 +133,12 @@ def test_rejudging_with_the_book_on_stdout_prints_the_results_on_stderr(tmp_path
     assert "2 openings, 4 games" in captured.err
 
 
+FIRST = ["-engine", "name=first", f"cmd={sys.executable} {BAD_ENGINES / 'first_move.py'}"]
+"""An engine that ignores its Seed: every game from one opening is the same game."""
+
+
 def test_a_deterministic_engine_is_reported_repeating_its_games(tmp_path, capsys, engine_dir):
-    assert main(["book", "--game", "hari", "--rejudge", str(_small_book(tmp_path, 1)), *SEARCH, "--pairs", "2",
+    assert main(["book", "--game", "hari", "--rejudge", str(_small_book(tmp_path, 1)), *FIRST, "--pairs", "2",
                  "--tc", "nodes=100", "--max-gap", "0.5", "-o", str(tmp_path / "out.txt")]) == 0
     out = capsys.readouterr().out
     assert "repeated 3" in out and "3 games repeated an earlier game" in out
