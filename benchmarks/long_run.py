@@ -131,6 +131,7 @@ class Cluster:
 
 def watch(args: argparse.Namespace, out: Path, cluster: Cluster | None) -> list[tuple[int, float]]:
     """Run the match, printing a line every --every games; (games, referee RSS MB) samples."""
+    out.parent.mkdir(parents=True, exist_ok=True)
     log = open(out.parent / "referee.log", "w")
     proc = subprocess.Popen(referee_argv(out, args.games + 1000, args.game, cluster.address if cluster else None),
                             env=env(), cwd=REPO, stdout=log, stderr=subprocess.STDOUT)

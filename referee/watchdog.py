@@ -55,6 +55,12 @@ for path in cgroups:
                 os.kill(int(pid), signal.SIGKILL)
             except (OSError, ValueError):
                 pass
+for root in roots:
+    try:
+        cgroups.update(os.path.join(root, name) for name in os.listdir(root)
+                       if os.path.isdir(os.path.join(root, name)))
+    except OSError:
+        pass
 deadline = time.monotonic() + 5
 for path in sorted(cgroups) + sorted(roots):
     while True:
