@@ -13,7 +13,10 @@ memory against games after game 2,000 and what it gives at 1,000,000 games (targ
 growth), and report.html's size (target <= 2 MB).
 
 --cluster N runs the games on a local Dask cluster (a scheduler and N workers of one thread each,
-started here, all at the priority of this script) and also prints the largest worker's memory.
+started here, all at the priority of this script) and also prints the largest worker's memory. The
+workers run without Dask's own statistical profiler (DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False,
+as docs/hosting.md advises for long runs): it keeps an hour of stack samples, which grows a worker by
+several MB a minute for its first hour whatever the tasks do.
 --resume-check then resumes a copy of the interrupted run twice, once with its checkpoint and once
 without, and prints how long each takes from starting the command to its first `go` (target: a
 100,000-game run starts playing within 5 s); each copy is then killed (SIGKILL) and removed.
@@ -112,7 +115,9 @@ class Cluster:
             self.procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
                                                 "--scheduler-file", str(scheduler_file), "--nthreads", "1",
                                                 "--no-nanny", "--no-dashboard"],
-                                               env={**env(), "ISAAC_REFEREE_WORKER_GAMES": "1"}, **quiet))  # type: ignore[call-overload]
+                                               env={**env(), "ISAAC_REFEREE_WORKER_GAMES": "1",
+                                                    "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"},
+                                               **quiet))  # type: ignore[call-overload]
         time.sleep(3)
 
     def worker_pids(self) -> list[int]:
