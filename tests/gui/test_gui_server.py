@@ -170,7 +170,8 @@ def test_ctrl_c_during_start_up_ends_with_status_130(owner, name, how):
 
 def test_stop_makes_the_engine_move_now(server):
     client = Client(server.ws_url)
-    client.send(t="new", game="isaac", dark="search", light="human", tc="nodes=100000000")  # minutes (not FOUNDATIONS: its start is in the book)
+    client.send(t="new", game="isaac", dark="search", light="human", tc="nodes=100000000",   # minutes (not
+                level="clock")                # FOUNDATIONS: its start is in the book); no level: no movetime
     thinking = client.expect("thinking")
     assert thinking["engine"] == "search" and thinking["side"] == "d"
     end = time.monotonic() + 1.5                # longer than a search without limits takes
