@@ -31,7 +31,7 @@ INFO_INTERVAL = 0.1
 """Seconds between two thinking updates sent to the browser (the last one is always sent)."""
 SIDES = ("d", "l")
 CELL = re.compile(r"[a-j][0-9]")
-MAX_RESUMED_MOVES = 2000
+MAX_RESUMED_MOVES = 500
 """A resumed game (a page reloaded) may bring at most this many moves."""
 MAX_CLOCK_MS = 2**31 - 1
 
@@ -143,7 +143,6 @@ class Table:
         chosen = self._level(level)
         resumed = _move_list(moves)
         remaining = _clock_values(clocks)
-        await self.halt()
         if position not in (None, ""):
             start = await self._rules_call("state", str(position))
         else:
@@ -156,6 +155,7 @@ class Table:
                 states.append(await self._rules_call("play", states[-1]["position"], move))
             except RulesError as exc:
                 raise TableError(f"resuming the game: move {number} {move[:40]!r}: {exc}") from None
+        await self.halt()   # only now: a refused request leaves the game being played as it was
         for name in sides:
             if name != HUMAN:
                 link = await self._link(name)
