@@ -1,4 +1,5 @@
-"""The GUI's pictures in docs/: each game at desktop and phone width, in the middle of a move.
+"""The GUI's pictures in docs/: each game at desktop and phone width, in the middle of a move
+(gui.png, the one README.md shows, is HARI on a desktop).
 
     PYTHONPATH=. python -m tests.gui.screenshots [--out docs]
 
@@ -129,7 +130,7 @@ def shoot(out: Path) -> list[Path]:
                 page = Page(driver, server.url, width=width, height=height, phone=kind == "phone")
                 scene(page)
                 page.js("window.scrollTo(0, 0); document.activeElement.blur();")
-                path = out / f"gui-{name}-{kind}.png"
+                path = out / ("gui.png" if (name, kind) == ("hari", "desktop") else f"gui-{name}-{kind}.png")
                 driver.save_screenshot(str(path))
                 errors = console_errors(driver)
                 if errors:
