@@ -24,8 +24,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from gui.levels import DEFAULT_LEVEL, LEVELS, SKILL_OPTION, Level, go_for, level_of  # noqa: E402
-from referee.timecontrol import Clock, TimeControl  # noqa: E402
+from gui.levels import DEFAULT_LEVEL, LEVELS, SKILL_OPTION, Level, go_for, level_of
+from referee.timecontrol import Clock, TimeControl
 
 TARGET_MS = 1000
 """The default level's median reply must not be longer."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 
-from protocol.messages import Info, ProtocolError, SetOption, parse_engine_line
+from protocol.messages import Info, ProtocolError, parse_engine_line
 from referee.engine_process import EngineGone, EngineProcess, EngineSpec, Line
 from referee.player import EngineFailure, EnginePlayer
 
@@ -78,9 +78,11 @@ class EngineLink:
         if spec is None or self.sent_options.get(spec.name) == value:
             return
         try:
-            await self._process().send(SetOption(spec.name, value).format())
-        except EngineGone as exc:
-            raise EngineError(f"engine {self.name}: {exc}") from None
+            await self.player.set_option(spec.name, value)
+        except ValueError as exc:
+            raise EngineError(str(exc)) from None
+        except EngineFailure as exc:
+            raise EngineError(f"engine {self.name}: {exc.detail}") from None
         self.sent_options[spec.name] = value
 
     async def request(self, *lines: str, timeout: float = REQUEST_TIMEOUT) -> list[str]:

@@ -1,4 +1,4 @@
-"""The C core of HARI's search (engine/search/_harifast.c via hari_native) against the Python it mirrors.
+"""The C core of HARI's search (engine/games/hari/_core.c via native.py) against the Python it mirrors.
 
 The core is a private model of the position for speed; these tests hold it to the Python
 functions value for value (pieces, candidates, the packing race, the alpha-beta's move, value,
@@ -13,11 +13,17 @@ import time
 
 import pytest
 
-from engine.search import hari_eval, hari_native, hari_search
+from engine.games.hari import _core
+from engine.games.hari import native as hari_native
+from engine.games.hari import search as hari_search
+from engine.games.hari.candidates import candidates
+from engine.games.hari.race import contest_margin
+from engine.games.hari.search import SEARCHER, plays_left
+from engine.games.hari.settings import HariSettings
 from engine.search.alphabeta import AlphaBeta
 from engine.search.context import SearchContext
+from engine.search.limits import Limits
 from engine.search.timeman import TimeManager
-from engine.strategies.base import Limits
 from protocol import game_from_position, new_game
 from protocol.board import SEGMENTS
 from protocol.moves import PASS
@@ -37,7 +43,7 @@ def varied_positions(count: int, seed: int) -> list:
         for _ in range(rng.randrange(0, 24)):
             if game.is_over():
                 break
-            moves = hari_eval.candidates(game, root=True)
+            moves = candidates(game, 10)
             game.push(moves[min(len(moves) - 1, int(rng.expovariate(1 / 4)))])
         if not game.is_over():
             found.append(game)
@@ -53,24 +59,21 @@ def test_the_core_is_built():
 
 
 def test_segments_are_the_boards():
-    from engine.games.hari import _core as _harifast
-
-    assert _harifast.segments() == [(s.lo, s.hi, s.length, int(s.horizontal)) for s in SEGMENTS]
+    assert _core.segments() == [(s.lo, s.hi, s.length, int(s.horizontal)) for s in SEGMENTS]
 
 
 def test_race_and_candidates_equal_the_python_ones():
-    plays_left = set()
+    seen_plays_left = set()
     for game in POSITIONS:
-        plays_left.add(hari_search.plays_left(game))
+        seen_plays_left.add(plays_left(game))
         for color in (0, 1):
-            assert hari_native.contest_margin(game, color) == hari_eval.contest_margin(game, color, upgrades=True)
+            assert hari_native.contest_margin(game, color) == contest_margin(game, color, upgrades=True)
         for per_length in (10, 16):
             native = hari_native.candidates(game, per_length)
-            assert [str(m) for m in native] == [str(m) for m in hari_eval.candidates(game, root=True,
-                                                                                       per_length=per_length)]
+            assert [str(m) for m in native] == [str(m) for m in candidates(game, per_length)]
             for move in native:
                 assert game.check_move(move) == move  # the rules accept every move the core proposes
-    assert len(plays_left) >= 10  # from the opening to the last plays
+    assert len(seen_plays_left) >= 10  # from the opening to the last plays
 
 
 def test_candidates_when_the_mover_must_pass():
@@ -81,32 +84,30 @@ def test_candidates_when_the_mover_must_pass():
 
 def _python_search(game, depth: int):
     tm = TimeManager(Limits(depth=depth), threading.Event())
-    ab = AlphaBeta(SearchContext(tm, None), lambda g, ply: hari_eval.candidates(g, root=True),
-                   hari_search._endgame_evaluate, hari_search._ab_terminal, hari_search.WIN)
-    result = ab.iterate(game, hari_eval.candidates(game, root=True, per_length=16), depth)
+    ab = AlphaBeta(SearchContext(tm, None, HariSettings()), lambda g, ply: candidates(g, 10),
+                   hari_search._evaluate, hari_search._terminal, hari_search.WIN)
+    result = ab.iterate(game, candidates(game, 16), depth)
     return str(result.move), result.value, tm.nodes, [str(m) for m in result.pv]
 
 
 def _native_search(game, depth: int, table_bits: int):
-    from engine.games.hari import _core as _harifast
-
     position = hari_native.position_tuple(game)
-    root = _harifast.candidates(position, 16)
-    best, value, _, nodes, _, pv = _harifast.search(position, root, 10, depth, table_bits, 0, 0.0, None, None)
+    root = _core.candidates(position, 16)
+    best, value, _, nodes, _, pv = _core.search(position, root, 10, depth, table_bits, 0, 0.0, None, None)
     return str(hari_native.to_move(best)), value, nodes, [str(hari_native.to_move(m)) for m in pv]
 
 
 def test_the_alpha_beta_equals_the_python_one_without_a_table():
     rng = random.Random(2)
-    late = [g for g in POSITIONS if 3 <= hari_search.plays_left(g) <= 9]
+    late = [g for g in POSITIONS if 3 <= plays_left(g) <= 9]
     for game in rng.sample(late, 10):
-        depth = 3 if hari_search.plays_left(game) > 5 else 4
+        depth = 3 if plays_left(game) > 5 else 4
         assert _native_search(game, depth, 0) == _python_search(game.copy(), depth)
 
 
 def test_the_table_changes_the_work_not_the_solved_value():
-    for game in [g for g in POSITIONS if 2 <= hari_search.plays_left(g) <= 4][:12]:
-        depth = hari_search.plays_left(game) + 2  # to the end of the game: exact values
+    for game in [g for g in POSITIONS if 2 <= plays_left(g) <= 4][:12]:
+        depth = plays_left(game) + 2  # to the end of the game: exact values
         plain = _native_search(game, depth, 0)
         keyed = _native_search(game, depth, 16)
         assert keyed[1] == plain[1]
@@ -115,8 +116,8 @@ def test_the_table_changes_the_work_not_the_solved_value():
 
 def _run(game, limits: Limits, stop: threading.Event | None = None):
     tm = TimeManager(limits, stop or threading.Event())
-    ctx = SearchContext(tm, None)
-    move, info = hari_search.choose(game.copy(), ctx, random.Random(1))
+    ctx = SearchContext(tm, None, HariSettings())
+    move, info = SEARCHER.choose(game.copy(), ctx, random.Random(1))
     return move, info, tm
 
 
@@ -155,34 +156,30 @@ def test_movetime_and_stop_are_kept_while_the_core_searches():
     (([], [], (0,) * 8, (0,) * 8, 0, 0, 0, (0, 5)), ValueError),
 ])
 def test_bad_input_to_the_core_is_an_error_not_a_crash(position, error):
-    from engine.games.hari import _core as _harifast
-
     with pytest.raises(error):
-        _harifast.candidates(position, 10)
+        _core.candidates(position, 10)
 
 
 def test_bad_limits_to_the_core_are_errors_not_overflows():
-    from engine.games.hari import _core as _harifast
-
     position = hari_native.position_tuple(new_game("hari"))
     for per_length in (0, 33, 10**6):
         with pytest.raises(ValueError, match="per_length"):
-            _harifast.candidates(position, per_length)
-    root = _harifast.candidates(position, 16)
+            _core.candidates(position, per_length)
+    root = _core.candidates(position, 16)
     with pytest.raises(ValueError, match="max_depth"):
-        _harifast.search(position, root, 10, 500, 0, 0, 0.0, None, None)
+        _core.search(position, root, 10, 500, 0, 0, 0.0, None, None)
     with pytest.raises(ValueError, match="root moves"):
-        _harifast.search(position, [], 10, 2, 0, 0, 0.0, None, None)
+        _core.search(position, [], 10, 2, 0, 0, 0.0, None, None)
 
 
 @pytest.mark.parametrize("plays", [30, 7])
 def test_without_the_core_the_python_search_still_plays(monkeypatch, plays):
-    """Where the extension was not built, hari_search falls back to its Python searches."""
-    monkeypatch.setattr(hari_search, "NATIVE", False)
-    game = new_game("hari") if plays == 30 else next(g for g in POSITIONS if hari_search.plays_left(g) == plays)
+    """Where the extension was not built, the searcher falls back to its Python searches."""
+    monkeypatch.setattr(hari_native, "AVAILABLE", False)
+    game = new_game("hari") if plays == 30 else next(g for g in POSITIONS if plays_left(g) == plays)
     move, info, tm = _run(game, Limits(nodes=300))
     assert game.check_move(move) == move and tm.nodes >= 300
-    if plays <= hari_search.ENDGAME_PLIES:
+    if plays <= HariSettings().endgame_plies:
         assert info.depth >= 1 and not info.rollouts  # the Python alpha-beta
     else:
         assert info.rollouts  # flat Monte Carlo

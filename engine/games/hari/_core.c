@@ -1,13 +1,12 @@
-/* HARI end-game search core in C: the same candidates, packing race and alpha-beta as
- * engine/search/hari_eval.py and hari_search.py, about a hundred times faster.
+/* HARI's search core in C: the same candidates, packing race and alpha-beta as
+ * engine/games/hari/candidates.py, race.py and search.py, about a hundred times faster.
  *
  * Why: HARI's end game is decided by exact geometry a few plays ahead, and the Python
- * alpha-beta reaches only 3 or 4 plies in the 80 ms of a 100 ms move (10x the time was
- * worth +108 Elo). This module is a private model of the position for that search, not a
- * second rulebook: it is handed a position by engine/search/hari_native.py, returns a move
+ * alpha-beta reaches only 3 or 4 plies in the 80 ms of a 100 ms move. This module is a private model of the position for that search, not a
+ * second rulebook: it is handed a position by engine/games/hari/native.py, returns a move
  * that the rules (protocol/hari.py, check_move) vet before it is played, and its pieces,
  * candidates and race are tested against the Python functions it mirrors, value for value
- * (tests/test_hari_native.py).
+ * (tests/engine/test_hari_native.py).
  *
  * Boards and segments are _bitboard.h's (protocol/board.py's cells and SEGMENTS order).
  */
@@ -72,10 +71,10 @@ static void build_tables(void) {
         for (int b = 0; b < 3; b++) ZOB_PASS[a][b] = splitmix(&seed);
 }
 
-/* -- board geometry (protocol/board.py, engine/search/space.py) ------------------------ */
+/* -- board geometry (protocol/board.py, engine/games/packing.py) ------------------------ */
 
 
-/* space.first_fit: the snuggest of the 12 lowest starts of each direction, horizontal first. */
+/* packing.first_fit: the snuggest of the 12 lowest starts of each direction, horizontal first. */
 static int first_fit(u128 empty, int n) {
     u128 h, v;
     placement_starts(empty, n, &h, &v);
@@ -100,7 +99,7 @@ static int first_fit(u128 empty, int n) {
 }
 
 
-/* The first placement of n in `empty` covering a cell of `piece` (hari_eval.touching), or -1. */
+/* The first placement of n in `empty` covering a cell of `piece` (race.touching), or -1. */
 static int first_touching(u128 empty, int n, int piece) {
     u128 h, v;
     placement_starts(empty, n, &h, &v);
@@ -289,13 +288,13 @@ static void pop(Pos *p, const Undo *u) {
     p->key = u->key;
 }
 
-/* -- the packing race (hari_eval.contest_margin with upgrades) --------------------------- */
+/* -- the packing race (race.contest_margin with upgrades) --------------------------- */
 
 static inline int worth_sliding(int piece, int off, int n) {
     return off ? SEG[piece].value < VALUE[n] : SEG[piece].value <= VALUE[n];
 }
 
-/* hari_eval.room_by_one_slide: 1 and (piece, end, seg) if one slide makes room for n. */
+/* race.room_by_one_slide: 1 and (piece, end, seg) if one slide makes room for n. */
 static int room_by_one_slide(const int *pieces, int count, u128 empty, int n, int *piece_out, int *end_out,
                              int *seg_out) {
     u128 occupied = ALL & ~empty;
@@ -376,7 +375,7 @@ static int contest_margin(const Pos *p, int color) {
     return values[color] - values[1 - color];
 }
 
-/* -- candidates (hari_eval.candidates with root=True, hari_search._slide_candidates) ----- */
+/* -- candidates (candidates.candidates, candidates.slide_candidates) ----- */
 
 typedef struct {
     double score;
@@ -526,7 +525,7 @@ static int candidates(const Pos *p, int per_length, Move *out) {
     return m;
 }
 
-/* -- alpha-beta (engine/search/alphabeta.py with hari_search's terminal and leaf values) -- */
+/* -- alpha-beta (engine/search/alphabeta.py with search.py's terminal and leaf values) -- */
 
 #define WIN 1000.0
 #define INF 1e30

@@ -1,24 +1,25 @@
-"""FOUNDATIONS leaf values from the C core (engine/search/_foundationsfast.c), when it was built.
+"""FOUNDATIONS leaf values and move ordering from the C core (engine/games/foundations/_core.c), when it was built.
 
-A leaf of FOUNDATIONS' tree is valued by the static model (foundations_value.model_value)
-and one playout (foundations_playout.play_out), and an inner node's moves are ordered by
-foundations_search's cheap guesses; the C core answers these many times faster, so the
-search runs more simulations in its time. This module hands it a
-position and the model's weights (foundations_value's, the one copy) and returns numbers;
-nothing it plays leaves the playout. ``AVAILABLE`` is False where the extension could not be
-compiled (setup.py builds it as optional); foundations_search then values leaves in Python.
+A leaf of FOUNDATIONS' tree is valued by the static model (value.model_value) and one
+playout (playout.play_out), and an inner node's moves are ordered by ordering's cheap
+guesses; the C core answers these many times faster, so the search runs more simulations
+in its time. This module hands it a position and the model's weights (value.py's, the one
+copy) and returns numbers; nothing it plays leaves the playout. ``AVAILABLE`` is False where
+the extension could not be compiled (setup.py builds it as optional); the search then
+values leaves in Python.
 """
 
 from __future__ import annotations
 
 import random
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from protocol.board import SEGMENTS
+from protocol.foundations import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
-from .foundations_value import BIAS, WEIGHTS
+from .value import BIAS, WEIGHTS
 
 _core: ModuleType | None
 try:
@@ -41,16 +42,16 @@ class Leaf(NamedTuple):
     winner: int | None
 
 
-def position_tuple(game: Any) -> tuple[Any, ...]:
+def position_tuple(game: FoundationsGame) -> tuple[object, ...]:
     """The position as the C core reads it (FoundationsGame's public state)."""
     return (game.turn, game.passes, game.hand(0), game.hand(1),
             [s.index * 16 + k for s, k in game.pieces(0)], [s.index * 16 + k for s, k in game.pieces(1)],
             game.level(0), game.level(1), game.min_length(0), game.min_length(1))
 
 
-def leaf(game: Any, rng: random.Random, plies: int, deviate: float, sample: int) -> Leaf:
+def leaf(game: FoundationsGame, rng: random.Random, plies: int, deviate: float, sample: int) -> Leaf:
     """The static model of `game` for its side to move and one playout of at most `plies` plies
-    (foundations_playout's policy with `deviate` and `sample`), seeded from `rng`."""
+    (playout.play_out's policy with `deviate` and `sample`), seeded from `rng`."""
     assert _core is not None
     model, played, over, dark, light, winner = _core.leaf(position_tuple(game), rng.getrandbits(64), plies,
                                                           deviate, sample, WEIGHTS, BIAS)
@@ -66,8 +67,8 @@ def _place(code: int) -> Place:
     return made
 
 
-def ordered_moves(game: Any, keep: int, temperature: float) -> list[tuple[Move, float]]:
-    """The best `keep` of foundations_search.candidate_moves(game, quick=True), computed by the C
+def ordered_moves(game: FoundationsGame, keep: int, temperature: float) -> list[tuple[Move, float]]:
+    """The best `keep` of ordering.candidate_moves(game, temperature, keep=keep), computed by the C
     core: each placement with its prior exp((guess - best guess) / temperature); [(PASS, 1.0)]
     when the mover must pass."""
     assert _core is not None
@@ -78,13 +79,13 @@ def ordered_moves(game: Any, keep: int, temperature: float) -> list[tuple[Move, 
     return [(places[code] or _place(code), prior) for code, prior in rows]
 
 
-def model(game: Any) -> float:
-    """foundations_value.model_value of `game`, computed by the C core."""
+def model(game: FoundationsGame) -> float:
+    """value.model_value of `game`, computed by the C core."""
     assert _core is not None
     return float(_core.model(position_tuple(game), WEIGHTS, BIAS))
 
 
-def playout(game: Any, seed: int, plies: int, deviate: float, sample: int) -> list[tuple[int, int] | None]:
+def playout(game: FoundationsGame, seed: int, plies: int, deviate: float, sample: int) -> list[tuple[int, int] | None]:
     """The moves of one C playout from `game`: (segment index, level), or None for a pass."""
     assert _core is not None
     return [None if m < 0 else (m >> 4, m & 15) for m in _core.playout(position_tuple(game), seed, plies,

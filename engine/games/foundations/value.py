@@ -9,23 +9,20 @@ Fitted (benchmarks/fit_foundations_value.py, its defaults) to the mean of 64 pla
 on 8,302 positions from 350 self-play games: mean squared error 0.043 on held-out
 positions where one playout's is 0.14, at about 23 us a position where a playout
 takes about 100 us. It is biased where one playout is not, so the search averages
-the two (foundations_search.LEAF_MIX). The rules' questions (can a side build on a
+the two (FoundationsSettings.leaf_mix). The rules' questions (can a side build on a
 level, where does a length fit) are the scratch position's (protocol/).
 
-Tried and not kept (2026-11-25): one row of weights per phase of the game (the
-pieces left in both hands, four at a time: seven rows) fits the playout means
-better (held-out R2 0.58 where one row has 0.52, on 10,459 positions; gradient
-boosting over the same nine differences reaches 0.61, a small neural net 0.53),
-but played worse: 46.8% (+-4.4) in-process over 400 games against one row
-(book, 100 ms, --offset 47000). A closer fit to the playouts is not a better
-judge of the position.
+Also here: what a game end, or a position judged by the hand values alone, is worth
+to a side (the search's and the partners' playouts end with these).
 """
 
 from __future__ import annotations
 
 import math
 
-from protocol.board import LENGTHS, VALUE
+from engine.search.winchance import logistic
+from protocol.board import LENGTHS, VALUE, hand_value
+from protocol.foundations import FoundationsGame
 from protocol.foundations_scratch import FoundationsScratch
 
 FEATURES = ("hand value", "pieces in hand", "value that fits on the level", "value that fits on the next level",
@@ -47,7 +44,7 @@ def value_features(sc: FoundationsScratch, side: int) -> list[float]:
     hand = sc.hand[side]
     level = sc.level[side]
     minimum = sc.minlen[side]
-    hand_value = sc.hand_value(side)
+    in_hand = sc.hand_value(side)
     fits_here = fits_next = fits = 0
     room_here = room_next = 0
     passed = side in sc.passed
@@ -70,7 +67,7 @@ def value_features(sc: FoundationsScratch, side: int) -> list[float]:
                 fits_next += VALUE[n] * k
             if here or above:
                 fits += VALUE[n] * k
-    return [hand_value, sum(hand[n] for n in LENGTHS), fits_here, fits_next, hand_value - fits,
+    return [in_hand, sum(hand[n] for n in LENGTHS), fits_here, fits_next, in_hand - fits,
             math.log1p(room_here), math.log1p(room_next), float(passed), level]
 
 
@@ -84,3 +81,28 @@ def model_value(sc: FoundationsScratch) -> float:
     if x < -30:
         return 0.0
     return 1.0 / (1.0 + math.exp(-x))
+
+
+def end_value(winner: int | None, scores: tuple[int, int], color: int, wdl_weight: float, margin_scale: float) -> float:
+    """A game end for `color`: 1/0.5/0 (share `wdl_weight`) blended with the margin of the
+    (Dark, Light) hand values `scores` (lower is better), squashed by `margin_scale`."""
+    margin = scores[1 - color] - scores[color]
+    wdl = 0.5 if winner is None else (1.0 if winner == color else 0.0)
+    return wdl_weight * wdl + (1 - wdl_weight) * (0.5 + 0.5 * math.tanh(margin / margin_scale))
+
+
+def terminal_value(game: FoundationsGame, color: int, wdl_weight: float, margin_scale: float) -> float:
+    """end_value of the finished `game` for `color`."""
+    result = game.result()
+    assert result is not None, "only finished games are valued this way"
+    return end_value(result.winner, result.scores, color, wdl_weight, margin_scale)
+
+
+def margin_value(mine: int, theirs: int, margin_scale: float) -> float:
+    """Win chance from the two hand values (lower is better): a playout cut short."""
+    return logistic((theirs - mine) / margin_scale)
+
+
+def static_value(game: FoundationsGame, color: int, margin_scale: float) -> float:
+    """Win chance for `color` from the hand values alone (margin_value of the position)."""
+    return margin_value(hand_value(game.hand(color)), hand_value(game.hand(1 - color)), margin_scale)

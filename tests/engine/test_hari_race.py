@@ -1,9 +1,11 @@
-"""The HARI packing race (engine/search/hari_eval.py): what it counts, and the candidates it is searched over."""
+"""The HARI packing race (engine/games/hari/race.py): what it counts; and the candidates it is searched over
+(engine/games/hari/candidates.py)."""
 
 from __future__ import annotations
 
-from engine.search.hari_eval import candidates, contest_margin, room_by_one_slide
-from engine.search.space import first_fit
+from engine.games.hari.candidates import candidates
+from engine.games.hari.race import contest_margin, room_by_one_slide
+from engine.games.packing import first_fit
 from protocol import game_from_position, new_game
 from protocol.board import ALL_CELLS
 from protocol.moves import HariMove, Slide
@@ -65,9 +67,8 @@ def test_a_piece_slides_off_only_for_a_play_worth_more():
 
 def test_root_candidates_offer_a_slide_when_a_length_has_no_room():
     game = game_from_position(CRAMPED)
-    moves = candidates(game, root=True)
+    moves = candidates(game, 10)
     assert any(m.slides and m.place is not None for m in moves)
-    assert not any(m.slides for m in candidates(game, root=False))
     for move in moves:
         game.check_move(move)
 
@@ -76,8 +77,8 @@ def test_more_placements_per_length_only_add_candidates():
     game = new_game("hari")
     for move in ("c3c5", "d6f6", "a0a2", "j7j9"):
         game.play(move)
-    usual = [str(m) for m in candidates(game, root=True)]
-    wider = [str(m) for m in candidates(game, root=True, per_length=16)]
+    usual = [str(m) for m in candidates(game, 10)]
+    wider = [str(m) for m in candidates(game, 16)]
     assert set(usual) < set(wider)
     lengths = len(game.playable_lengths(game.turn))
     assert len(wider) - len(usual) == 6 * lengths  # 16 instead of 10 of each length: the start has room

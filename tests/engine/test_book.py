@@ -1,11 +1,13 @@
-"""The engine's own opening book (engine/opening_book.py, option OwnBook)."""
+"""The engine's own opening book (engine/book.py, option OwnBook; built by engine/book_build.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import opening_book
-from engine.opening_book import BookError, book_move, book_path, book_positions, check_book, read_book
+from engine import book as opening_book
+from engine import book_build
+from engine.book import BookError, book_move, book_path, check_book, read_book
+from engine.book_build import book_positions
 from protocol import game_from_position, new_game
 from tests.support.engine_client import EngineClient
 
@@ -88,10 +90,10 @@ def test_the_engine_plays_the_book_move_and_searches_when_ownbook_is_off():
 
 
 def test_build_writes_a_checked_book_of_every_book_position(monkeypatch, tmp_path):
-    monkeypatch.setattr(opening_book, "REPLY_LENGTHS", (7,))  # a small book: replies to a first 7
+    monkeypatch.setattr(book_build, "REPLY_LENGTHS", (7,))  # a small book: replies to a first 7
     out = tmp_path / "foundations.txt"
-    count = opening_book.build("foundations", nodes=30, jobs=1, out=out)
+    count = book_build.build("foundations", nodes=30, jobs=1, out=out)
     text = out.read_text(encoding="utf-8")
     assert count == len(book_positions("foundations")) == check_book(text, "foundations") == 81
     assert set(read_book(text)) == set(book_positions("foundations"))
-    assert text.startswith("# foundations opening book: python -m engine.opening_book")
+    assert text.startswith("# foundations opening book: python -m engine.book_build")

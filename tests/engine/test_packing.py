@@ -1,8 +1,8 @@
-"""engine.search.space: the snug-placement finders the playouts use."""
+"""engine.games.packing: the snug-placement finders the playouts use."""
 
 import random
 
-from engine.search.space import NEIGHBOURS, first_fit, spread_fit
+from engine.games.packing import NEIGHBOURS, first_fit, spread_fit
 from protocol.board import ALL_CELLS, iter_placements
 
 

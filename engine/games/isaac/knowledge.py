@@ -13,11 +13,9 @@ mostly the value each player has placed (plus a little per piece and for the
 counter multiplier).  These weights come from fitting game results of
 self-play on positions of the placement phase: the value placed predicted the
 result by far the best, while "room left for the long pieces in hand" and the
-potential predicted it hardly or even the wrong way round; a first evaluation
-built on them lost 26-74 to this one in self-play.  Inside the search,
-potential weighted 1.5 (not the fit's 0.3) played better (isaac_search.SEARCH_W_POT);
-the search now plays its placement leaves on to the scoring phase instead
-(isaac_search.placement_playout_value).
+potential predicted it hardly or even the wrong way round.  The search weighs
+potential more (IsaacSettings.placement_potential) and plays its placement leaves
+on to the scoring phase (engine/games/isaac/search.py).
 The move ordering (MCTS priors) adds what a placement does to the lines it
 touches: its own value x the pieces on its line, plus the values of own pieces
 lying along the lines it crosses, minus the opponent's.
@@ -116,7 +114,7 @@ SCORING_POTENTIAL_SHARE = 0.45
 
 def scoring_eval(game: IsaacGame, snap: Snapshot | None = None, tempo: float = 0.0) -> float:
     """Score difference plus a share of the potential difference, for the side to move;
-    plus `tempo` for moving first while both still remove (the search's SCORING_TEMPO)."""
+    plus `tempo` for moving first while both still remove (the search's IsaacSettings.scoring_tempo)."""
     snap = snap or Snapshot(game)
     me = snap.turn
     opp = 1 - me
@@ -216,9 +214,7 @@ W_PLACED = 3.0
 W_PIECES = 1.0
 """Per piece on the board: each one is a removal, and a line count for its neighbours."""
 W_POT = 0.3
-"""Per point of potential, for the one-ply `heuristic` partner: crossings already made count, a little.
-
-`search` plays its leaves on to the scoring phase instead (isaac_search.placement_playout_value)."""
+"""Per point of potential, for the one-ply `heuristic` partner: crossings already made count, a little."""
 
 
 def placement_eval(game: IsaacGame, snap: Snapshot | None = None, w_pot: float = W_POT) -> float:
@@ -243,8 +239,7 @@ def placement_candidates(game: IsaacGame, snap: Snapshot | None = None) -> list[
 
     The guess is what the piece adds to the lines it touches: its own value x the
     pieces already on its line, plus the value of the pieces lying along the lines
-    it touches (ours count for us, the opponent's against), plus half its value.
-    (A guess weighted like the evaluation, value first, did no better: 46-54.)"""
+    it touches (ours count for us, the opponent's against), plus half its value."""
     snap = snap or Snapshot(game)
     me = snap.turn
     feed = [0] * 20
@@ -264,3 +259,12 @@ def placement_candidates(game: IsaacGame, snap: Snapshot | None = None) -> list[
         out.append((move, seg.value * counts[seg.line] + lines + 0.5 * seg.value))
     out.sort(key=lambda kv: -kv[1])
     return out
+
+
+def evaluate(game: IsaacGame, tempo: float = 0.0, w_pot: float = W_POT) -> float:
+    """Static evaluation in points for the side to move: the scoring evaluation (with `tempo`
+    for moving first) in the scoring phase, else the placement evaluation (potential x `w_pot`)."""
+    snap = Snapshot(game)
+    if snap.scoring:
+        return scoring_eval(game, snap, tempo)
+    return placement_eval(game, snap, w_pot)

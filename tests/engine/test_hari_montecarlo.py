@@ -1,20 +1,34 @@
-"""HARI's flat Monte Carlo (engine/search/hari_mc.py): which moves it weighs and how it plays out."""
+"""HARI's flat Monte Carlo (engine/games/hari/montecarlo.py): which moves it weighs and how it plays out."""
 
 from __future__ import annotations
 
 import random
+import threading
 
-from engine.search import hari_mc
+from engine.games.hari import montecarlo
+from engine.games.hari.playout import playout_move
+from engine.games.hari.search import plays_left
+from engine.games.hari.settings import HariSettings
+from engine.strategies import Limits
 from engine.strategies.heuristic import ranked_moves
+from engine.strategies.search_strategy import SearchStrategy
 from protocol import game_from_position, new_game
 from protocol.moves import PASS
+
+SETTINGS = HariSettings()
+MC = SETTINGS.montecarlo
+
+
+def mc_move(game, rng):
+    """The Monte Carlo's playout policy: spread spots, upgrades."""
+    return playout_move(game, rng, MC.skip, True, MC.spread)
 
 MIDGAME = "hari a0c0,g0i0,a1c1,g1i1,a2a5,a7a9/d0f0,j0j2,d1f1,b2b5,c2c4,b7b9 444555667/444555667 d -"
 
 
 def test_candidates_weigh_every_playable_length_and_start_with_the_heuristics_best():
     game = game_from_position(MIDGAME)
-    moves = hari_mc.root_candidates(game, random.Random(1))
+    moves = montecarlo.root_candidates(game, random.Random(1), MC)
     lengths = {m.length for m in moves}
     assert lengths == set(game.playable_lengths(game.turn))  # a jump to any longer piece is weighed
     best = ranked_moves(game, random.Random(1))[0][1]
@@ -30,48 +44,41 @@ def test_playouts_play_legal_moves_to_the_end():
         game = new_game("hari")
         plies = 0
         while not game.is_over():
-            move = hari_mc.playout_move(game, rng)
+            move = mc_move(game, rng)
             assert move is PASS or game.check_move(move) == move
             game.push(move)
             plies += 1
-        assert plies < hari_mc.PLAYOUT_PLIES
+        assert plies < MC.playout_plies
 
 
 def test_playouts_sometimes_give_up_the_shortest_piece():
-    """SKIP: one playout move in about four plays the second-shortest length."""
+    """skip: one playout move in about four plays the second-shortest length."""
     game = new_game("hari")
     rng = random.Random(7)
-    lengths = [hari_mc.playout_move(game, rng).length for _ in range(400)]
+    lengths = [mc_move(game, rng).length for _ in range(400)]
     share = lengths.count(4) / len(lengths)
     assert all(n in (3, 4) for n in lengths)
-    assert abs(share - hari_mc.SKIP) < 0.07
+    assert abs(share - MC.skip) < 0.07
 
 
 def test_playouts_upgrade_when_nothing_fits():
     """Dark's 5 fits nowhere, not even after a slide along a line; sliding its 4 off the board
     (2 points lost) makes room for the 5 (3 points): the playout takes the upgrade where the
-    sparring partners' snug policy (hari_search.playout_move) discards the 5."""
-    from engine.search.hari_search import playout_move as snug_move
-
+    sparring partners' snug policy (no upgrades) discards the 5."""
     game = game_from_position(
         "hari a0d0,g1j1,b3d3,e3g3,b5e5,a6c6,d6h6,b7d7,e7h7,a8e8,a9c9/f0j0,a1c1,d1f1,a2c2,e2h2,h3j3,a4c4,"
         "d4g4,g5j5,g8j8,e9i9 5667/5667 d -")
     assert not any(m.place is not None and not m.slides for m in game.legal_moves() if m is not PASS)
     rng = random.Random(1)
-    assert str(snug_move(game, rng)) == "x5"
+    assert str(playout_move(game, rng, 0.1)) == "x5"
     for seed in range(5):
-        move = hari_mc.playout_move(game, random.Random(seed))
+        move = mc_move(game, random.Random(seed))
         assert str(move) == "a0d0>off,a0e0"
         assert game.check_move(move) == move
 
 
 def test_a_node_limited_search_is_reproducible():
     """Every choice uses the Seed generator and node counts, never the clock (SPEC 9.10)."""
-    import threading
-
-    from engine.strategies import Limits
-    from engine.strategies.search_strategy import SearchStrategy
-
     def once() -> tuple[str, int | None]:
         game = game_from_position(MIDGAME)
         infos: list = []
@@ -84,10 +91,8 @@ def test_a_node_limited_search_is_reproducible():
 
 
 def test_plays_left_bounds_the_plays_still_to_come():
-    """hari_search.plays_left never undercounts: the endgame search's depth (plays_left + 2 closing
-    passes) reaches the end of the game."""
-    from engine.search.hari_search import plays_left
-
+    """plays_left never undercounts: the search's depth (plays_left + 2 closing passes) reaches the
+    end of the game."""
     assert plays_left(new_game("hari")) == 30
     rng = random.Random(9)
     for _ in range(6):
@@ -95,7 +100,7 @@ def test_plays_left_bounds_the_plays_still_to_come():
         history: list[int] = []
         while not game.is_over():
             history.append(plays_left(game))
-            game.push(hari_mc.playout_move(game, rng))
+            game.push(mc_move(game, rng))
         assert plays_left(game) == 0
         for ply, bound in enumerate(history):
             assert len(history) - ply <= bound + 2  # the plies played from there to the end
@@ -106,16 +111,10 @@ ENDGAME = ("hari a0d0,g1j1,b3d3,e3g3,b5e5,a6c6,d6h6,b7d7,e7h7,a8e8,a9c9/f0j0,a1c
 
 
 def test_the_endgame_is_searched_by_alpha_beta_to_the_end():
-    """At most ENDGAME_PLIES plays left: alpha-beta (no rollouts) several plies deep, answering a legal
+    """At most endgame_plies plays left: alpha-beta (no rollouts) several plies deep, answering a legal
     move, the same one each time for a node limit."""
-    import threading
-
-    from engine.search import hari_search
-    from engine.strategies import Limits
-    from engine.strategies.search_strategy import SearchStrategy
-
     game = game_from_position(ENDGAME)
-    assert hari_search.plays_left(game) <= hari_search.ENDGAME_PLIES
+    assert plays_left(game) <= SETTINGS.endgame_plies
 
     def once() -> tuple[str, object]:
         infos: list = []

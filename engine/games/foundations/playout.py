@@ -1,22 +1,29 @@
-"""FOUNDATIONS playouts played fast: foundations_search.playout_move's policy on a scratch position.
+"""FOUNDATIONS playouts: a cheap policy, on a game (``playout_move``) and fast on a scratch copy (``play_out``).
 
-FOUNDATIONS' search is short of simulations (three times the time is worth
-about +250 Elo), and most of a simulation is its playout. This loop plays the
-same policy as playout_move on a game (the same distribution of moves; the random
-draws come in another order), but on a protocol.foundations_scratch copy: one call finds the shortest fitting length,
-only the placements drawn become segments, and nothing is undone afterwards.
+The policy: usually the shortest allowed piece, snugly placed; `deviate` of the time
+the length (and level) of a uniformly drawn legal placement instead; the spot is the
+snuggest of at most `sample` drawn placements of that length (a small sample keeps
+the playouts varied). The search's leaves, the C core (engine/games/foundations/_core.c)
+and the `flatmc` partner play it.
+
+FOUNDATIONS' search is short of simulations, and most of a simulation is its playout.
+``play_out`` plays the same policy as ``playout_move`` (the same distribution of moves;
+the random draws come in another order), but on a protocol.foundations_scratch copy:
+one call finds the shortest fitting length, only the placements drawn become segments,
+and nothing is undone afterwards.
 """
 
 from __future__ import annotations
 
 import random
 
+from engine.games.packing import NEIGHBOURS
+from engine.search.timeman import TimeManager
 from protocol.board import H_SEG, V_SEG, Segment, segments_from_starts
+from protocol.foundations import FoundationsGame
 from protocol.foundations_scratch import FoundationsScratch
 from protocol.game import uniform_index
-
-from .space import NEIGHBOURS
-from .timeman import TimeManager
+from protocol.moves import PASS, Pass, Place
 
 STOP_CHECK_PLIES = 8
 """The clock and the stop event are looked at every this many plies (8 plies take well under
@@ -101,3 +108,30 @@ def play_out(scratch: FoundationsScratch, rng: random.Random, plies: int, tm: Ti
         if not played % STOP_CHECK_PLIES and tm.stopped():
             break
     return played
+
+
+def playout_move(game: FoundationsGame, rng: random.Random, sample: int, deviate: float) -> Place | Pass | None:
+    """The policy's move in `game` (module docstring); a pass when the mover cannot place,
+    None when the game is over.
+
+    Built from the rules' start bitboards (``shortest_group``, and ``placement_groups``
+    when deviating): only the chosen placement becomes a Move."""
+    first = game.shortest_group()
+    if first is None:
+        return None if game.is_over() else PASS
+    group = first
+    if rng.random() < deviate:
+        every = list(game.placement_groups())
+        pick = uniform_index(rng, [h.bit_count() + v.bit_count() for _, _, h, v in every])
+        assert pick is not None  # `first` holds at least one placement
+        group = every[pick[0]]
+    level, n, h, v = group
+    free = game.free_cells(level)
+    spots = list(segments_from_starts(h, v, n))
+    drawn = spots if len(spots) <= sample else rng.sample(spots, sample)
+    best, best_key = drawn[0], 1e9
+    for seg in drawn:
+        key = (NEIGHBOURS[seg.index] & free).bit_count() + rng.random()
+        if key < best_key:
+            best, best_key = seg, key
+    return Place(best, level)

@@ -1,11 +1,11 @@
-"""The HARI end game's alpha-beta run by the C core (engine/search/_harifast.c), when it was built.
+"""HARI's alpha-beta run by the C core (engine/games/hari/_core.c), when it was built.
 
-The C core mirrors hari_eval.candidates (root=True), hari_eval.contest_margin (with upgrades)
-and the end game's alpha-beta (hari_search.choose_endgame) about a hundred times faster, with
-a transposition table. This module hands it a position, turns its answers back into protocol
-moves, and lets the rules vet them: the driver plays a move only after ``check_move``.
-``AVAILABLE`` is False where the extension could not be compiled (setup.py builds it as
-optional); hari_search then runs its Python alpha-beta.
+The C core mirrors candidates.candidates, race.contest_margin (with upgrades) and the
+alpha-beta of search.py about a hundred times faster, with a transposition table. This
+module hands it a position, turns its answers back into protocol moves, and lets the rules
+vet them: the driver plays a move only after ``check_move``. ``AVAILABLE`` is False where the
+extension could not be compiled (setup.py builds it as optional); search.py then plays in
+Python.
 """
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
 
+from engine.search.alphabeta import ABResult
+from engine.search.context import SearchContext
 from protocol.board import SEGMENTS
+from protocol.hari import HariGame
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Move, Slide
 
-from .alphabeta import ABResult
-from .context import SearchContext
+from .settings import HariSettings
 
 _core: ModuleType | None
 try:
@@ -29,14 +30,12 @@ except ImportError:  # not compiled here: the Python alpha-beta plays instead
     _core = None
 
 AVAILABLE = _core is not None
-TABLE_BITS = 18
-"""Transposition table of 2**18 entries (8 MB) for one search."""
 
 NativeMove = tuple[int, int, int, int]
 """(slid piece or -1, its end or -1 for off the board, placed segment or -1, length; 0 for a pass)."""
 
 
-def position_tuple(game: Any) -> tuple[Any, ...]:
+def position_tuple(game: HariGame) -> tuple[object, ...]:
     """The position as the C core reads it (HariGame's public state)."""
     return ([s.index for s in game.pieces(0)], [s.index for s in game.pieces(1)], game.hand(0), game.hand(1),
             game.min_length(0), game.min_length(1), game.turn, game.passes)
@@ -53,14 +52,14 @@ def to_move(native: Sequence[int]) -> Move:
     return HariMove(slides, None, length)
 
 
-def candidates(game: Any, per_length: int) -> list[Move]:
-    """hari_eval.candidates(game, root=True, per_length), computed by the C core."""
+def candidates(game: HariGame, per_length: int) -> list[Move]:
+    """candidates.candidates(game, per_length), computed by the C core."""
     assert _core is not None
     return [to_move(m) for m in _core.candidates(position_tuple(game), per_length)]
 
 
-def contest_margin(game: Any, color: int) -> int:
-    """hari_eval.contest_margin(game, color, upgrades=True), computed by the C core."""
+def contest_margin(game: HariGame, color: int) -> int:
+    """race.contest_margin(game, color, upgrades=True), computed by the C core."""
     assert _core is not None
     return int(_core.contest_margin(position_tuple(game), color))
 
@@ -70,10 +69,11 @@ def _result(depth: int, value: float, pv: Sequence[Sequence[int]], complete: boo
     return ABResult(moves[0], value, depth, moves, complete)
 
 
-def choose_endgame(game: Any, ctx: SearchContext, root_per_length: int, inner_per_length: int,
-                   max_depth: int, info_of: Callable[[ABResult], Info]) -> tuple[Move, Info]:
-    """Iterative-deepening alpha-beta to `max_depth` plies in the C core, within ctx's limits;
-    `info_of` reports a result as the Python alpha-beta's would be (hari_search._ab_info)."""
+def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: int, inner_per_length: int,
+               max_depth: int, table_bits: int, info_of: Callable[[ABResult], Info]) -> tuple[Move, Info]:
+    """Iterative-deepening alpha-beta to `max_depth` plies in the C core, within ctx's limits, with a
+    transposition table of 2**table_bits entries; `info_of` reports a result as the Python alpha-beta's
+    would be."""
     assert _core is not None
     position = position_tuple(game)
     root = _core.candidates(position, root_per_length)
@@ -94,7 +94,7 @@ def choose_endgame(game: Any, ctx: SearchContext, root_per_length: int, inner_pe
     hard = tm.hard_deadline()
     node_limit = max(1, tm.node_limit - tm.nodes) if tm.node_limit is not None else 0  # 0: none
     best, value, depth, nodes, complete, pv = _core.search(
-        position, root, inner_per_length, max_depth, TABLE_BITS, node_limit, hard if hard is not None else 0.0,
+        position, root, inner_per_length, max_depth, table_bits, node_limit, hard if hard is not None else 0.0,
         tm.must_stop, on_depth)
     tm.nodes = start_nodes + nodes
     if not math.isfinite(value):  # no iteration finished a single root move

@@ -1,0 +1,25 @@
+"""What a HARI game end, or a position judged by the board values alone, is worth to a side."""
+
+from __future__ import annotations
+
+import math
+
+from engine.search.winchance import logistic
+from protocol.hari import HariGame
+
+
+def terminal_value(game: HariGame, color: int, wdl_weight: float, margin_scale: float) -> float:
+    """1/0.5/0 for `color` (share `wdl_weight`), blended with the board-value margin squashed by
+    `margin_scale` (a bigger win is a safer one)."""
+    result = game.result()
+    assert result is not None, "only finished games are valued this way"
+    scores = result.scores
+    margin = scores[color] - scores[1 - color]
+    wdl = 0.5 if result.winner is None else (1.0 if result.winner == color else 0.0)
+    return wdl_weight * wdl + (1 - wdl_weight) * (0.5 + 0.5 * math.tanh(margin / margin_scale))
+
+
+def static_value(game: HariGame, color: int, margin_scale: float) -> float:
+    """Win chance for `color` from the board values alone (a playout cut short)."""
+    margin = game.board_value(color) - game.board_value(1 - color)
+    return logistic(margin / margin_scale)
