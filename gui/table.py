@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol import GAME_NAMES
-from protocol.messages import Info
 from referee.config import ConfigError
 from referee.timecontrol import Clock, TimeControl
 
@@ -25,10 +24,9 @@ from .config import HUMAN, GuiConfig
 from .levels import CLOCK, DEFAULT_LEVEL, SKILL_OPTION, Level, go_for, level_of
 from .link import EngineError, EngineLink
 from .rules import Rules, RulesError, Steps, complete_move
+from .thinking import ThinkingFeed
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-INFO_INTERVAL = 0.1
-"""Seconds between two thinking updates sent to the browser (the last one is always sent)."""
 SIDES = ("d", "l")
 CELL = re.compile(r"[a-j][0-9]")
 MAX_RESUMED_MOVES = 500
@@ -397,47 +395,6 @@ class Table:
         await self.publish()
 
 
-class ThinkingFeed:
-    """An engine's `info` lines on their way to the page: at most one message per INFO_INTERVAL,
-    and the latest always within it (a line followed by a long silence is not held back until
-    the move), then one `final` message just before the move."""
-
-    def __init__(self, send: Send, head: dict[str, Any], live: Callable[[], bool]):
-        self.send, self.head, self.live = send, head, live
-        self.latest: dict[str, Any] = {}
-        self.last_sent = 0.0
-        self.timer: asyncio.Task[None] | None = None
-        self.open = True
-
-    async def add(self, info: Info) -> None:
-        self.latest.update(_info_json(info))
-        wait = INFO_INTERVAL - (time.monotonic() - self.last_sent)
-        if wait <= 0:
-            await self._push()
-        elif self.timer is None:
-            self.timer = asyncio.create_task(self._later(wait))
-
-    async def _later(self, wait: float) -> None:
-        await asyncio.sleep(wait)
-        self.timer = None
-        await self._push()
-
-    async def _push(self) -> None:
-        if self.open and self.live():
-            self.last_sent = time.monotonic()
-            await self.send({**self.head, **self.latest})
-
-    def close(self) -> None:
-        self.open = False
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-
-    async def final(self) -> None:
-        if self.latest and self.live():
-            await self.send({**self.head, "final": True, **self.latest})
-
-
 def _move_list(moves: object) -> list[str]:
     """The moves of a resumed game, checked to be a list of short strings."""
     if moves in (None, ""):
@@ -458,21 +415,3 @@ def _clock_values(clocks: object) -> list[int | None]:
                        for c in clocks)):
         raise TableError(f"clocks: [dark ms, light ms], each a whole number 0 to {MAX_CLOCK_MS} or null")
     return list(clocks)
-
-
-def _info_json(info: Info) -> dict[str, Any]:
-    """The fields of an info line the browser shows."""
-    out: dict[str, Any] = {}
-    for key in ("depth", "seldepth", "time", "nodes", "nps"):
-        value = getattr(info, key)
-        if value is not None:
-            out[key] = value
-    if info.score_cp is not None:
-        out["score"] = info.score_cp
-    if info.wdl is not None:
-        out["wdl"] = list(info.wdl)
-    if info.pv:
-        out["pv"] = list(info.pv)
-    if info.string is not None:
-        out["string"] = info.string
-    return out
