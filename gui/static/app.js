@@ -3,9 +3,9 @@
 // to those offered steps, using the notation's cell names ([a-j][0-9]) and nothing else, and draws
 // the steps entered so far on the board (board.js).
 
-import {cellsOf, clearLayer, drawHints, drawPreview, drawPv, drawTargets, levelsDrawn, pieceAt, showBoard,
-  showLevel} from "./board.js";
-import {fillCard, fillMoves, resultText} from "./panels.js";
+import {cellsOf, clearLayer, drawHints, drawPreview, drawPv, drawTargets, pieceAt, showBoard, showLevel}
+  from "./board.js";
+import {fillCard, fillMoves, levelButtons, resultText} from "./panels.js";
 import {fillRuns, initRuns, onReplay, onRun} from "./runs.js";
 import {loadGame, loadSettings, saveGame, saveSettings} from "./store.js";
 
@@ -327,34 +327,16 @@ function drawMarks() {
 
 // -- FOUNDATIONS: which level is shown -----------------------------------------------------------
 function setUpLevelView(info) {
-  const box = $("level-view");
-  const svg = boardSvg();
-  if (!info || !info.levels || !svg) {
-    box.hidden = true;
-    ui.view = "all";
-    return;
-  }
-  let top = levelsDrawn(svg);
+  let top = 1;
   for (const w of ui.options) {
     const m = w.match(/\^(\d+)/);
     if (m) top = Math.max(top, Number(m[1]));
   }
-  if (ui.view !== "all" && ui.view > top) ui.view = "all";
-  box.hidden = false;
-  const buttons = $("level-buttons");
-  const views = ["all", ...Array.from({length: top}, (_, k) => k + 1)];
-  if (buttons.children.length !== views.length) {   // kept while the levels stay: a click is never lost
-    buttons.replaceChildren();
-    for (const view of views) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.dataset.view = String(view);
-      b.textContent = String(view);
-      b.onclick = () => { ui.view = view; setUpLevelView(info); drawMarks(); };
-      buttons.appendChild(b);
-    }
-  }
-  for (const b of buttons.children) b.classList.toggle("active", b.dataset.view === String(ui.view));
+  ui.view = levelButtons($("level-view"), boardSvg(), info, top, ui.view, (view) => {
+    ui.view = view;
+    setUpLevelView(info);
+    drawMarks();
+  });
 }
 
 // -- the engine's thinking -------------------------------------------------------------------------

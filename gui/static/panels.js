@@ -1,6 +1,8 @@
 // What the page shows beside the board: the players' cards (name, clock, measure, hand with its
 // lengths), the result in each game's own words, and the move list numbered by moves.
 
+import {levelsDrawn} from "./board.js";
+
 const SIDE_NAME = {d: "Dark", l: "Light"};
 
 /** One player's measure as the game words it ("score 36", "12 in hand", "20 on the board"). */
@@ -120,4 +122,33 @@ function keepInView(table) {
   const top = cell.offsetTop, bottom = top + cell.offsetHeight;
   if (top < box.scrollTop) box.scrollTop = top;
   else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+}
+
+/** FOUNDATIONS' *Show level* buttons in `box` (hidden in games of one level): "all", then 1 up to
+ *  the highest level drawn or `top`; returns the view still possible; `onPick(view)` on a click. */
+export function levelButtons(box, svg, info, top, view, onPick) {
+  if (!info || !info.levels || !svg) {
+    box.hidden = true;
+    return "all";
+  }
+  top = Math.max(top, levelsDrawn(svg));
+  if (view !== "all" && view > top) view = "all";
+  box.hidden = false;
+  const buttons = box.querySelector(".level-buttons");
+  const views = ["all", ...Array.from({length: top}, (_, k) => k + 1)];
+  if (buttons.children.length !== views.length) {   // kept while the levels stay: a click is never lost
+    buttons.replaceChildren();
+    for (const v of views) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.view = String(v);
+      b.textContent = String(v);
+      buttons.appendChild(b);
+    }
+  }
+  for (const b of buttons.children) {
+    b.classList.toggle("active", b.dataset.view === String(view));
+    b.onclick = () => onPick(b.dataset.view === "all" ? "all" : Number(b.dataset.view));
+  }
+  return view;
 }

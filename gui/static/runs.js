@@ -2,11 +2,11 @@
 // list), and a run followed live. Games are numbered from 1, as the referee's console and
 // report.html number them; `game_id` (from 0) stays the records' key.
 
-import {showBoard} from "./board.js";
-import {fillCard, fillMoves, resultText} from "./panels.js";
+import {showBoard, showLevel} from "./board.js";
+import {fillCard, fillMoves, levelButtons, resultText} from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
-const state = {send: null, gameInfo: {}, run: null, replay: null, ply: 0};
+const state = {send: null, gameInfo: {}, run: null, replay: null, ply: 0, view: "all"};
 
 function option(select, value, label) {
   const o = document.createElement("option");
@@ -37,6 +37,16 @@ function showCards(frameState, dark, light, result) {
   const info = frameState ? state.gameInfo[frameState.game] : null;
   fillCard($("replay-d"), "d", dark, frameState, info, result);
   fillCard($("replay-l"), "l", light, frameState, info, result);
+  showLevels(info);
+}
+
+function showLevels(info) {   // FOUNDATIONS: one level at a time, as on the Play tab
+  const svg = $("replay-board").querySelector("svg");
+  state.view = levelButtons($("replay-level-view"), svg, info, 1, state.view, (view) => {
+    state.view = view;
+    showLevels(info);
+  });
+  if (svg) showLevel(svg, state.view);
 }
 
 export function onRun(m) {
