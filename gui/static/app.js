@@ -77,7 +77,7 @@ function option(select, value, label) {
   select.appendChild(o);
 }
 
-function choose(select, value) {
+function selectIfOffered(select, value) {
   if (value !== undefined && value !== null && [...select.options].some((o) => o.value === String(value))) {
     select.value = String(value);
   }
@@ -100,10 +100,10 @@ function onHello(m) {
   $("level").value = String(m.level);
   $("tc").value = m.tc;
   const saved = loadSettings();
-  choose($("game"), saved.game);
-  choose($("dark"), saved.dark);
-  choose($("light"), saved.light);
-  choose($("level"), saved.level);
+  selectIfOffered($("game"), saved.game);
+  selectIfOffered($("dark"), saved.dark);
+  selectIfOffered($("light"), saved.light);
+  selectIfOffered($("level"), saved.level);
   if (typeof saved.tc === "string" && saved.tc) $("tc").value = saved.tc;
   fillRuns(m.runs);
   if (saved.tab === "runs") showTab("runs");
@@ -142,9 +142,9 @@ function onPosition(m) {
     ui.gameNo = m.game_no;
     clearThinking();
     $("game").value = m.state.game;   // the form shows this game's settings until changed
-    choose($("dark"), m.sides[0]);
-    choose($("light"), m.sides[1]);
-    choose($("level"), m.level);
+    selectIfOffered($("dark"), m.sides[0]);
+    selectIfOffered($("light"), m.sides[1]);
+    selectIfOffered($("level"), m.level);
     $("tc").value = m.tc;
   }
   ui.position = m;
@@ -246,7 +246,7 @@ function clickBoard(event) {
   if (under) segment = under.dataset.segment;
   if (cell) {   // the mover's counter placed on one of the cells offered for it
     const scored = Object.keys(ui.targets).find((o) => ui.targets[o] === cell);
-    if (scored) return choose_(scored);
+    if (scored) return enterStep(scored);
   }
   pick(cell, segment);
 }
@@ -262,11 +262,11 @@ function pick(cell, segment) {
   const sel = tries.find((s) => candidates(s).length > 0);
   ui.sel = sel || [];
   const left = candidates(ui.sel);
-  if (ui.sel.length && left.length === 1) return choose_(left[0]);
+  if (ui.sel.length && left.length === 1) return enterStep(left[0]);
   renderEntry();
 }
 
-function choose_(word) {
+function enterStep(word) {
   ui.sel = [];
   $("entry").dataset.ready = "0";
   send({t: "step", word});
@@ -292,7 +292,7 @@ function renderEntry() {
     b.dataset.word = w;
     b.textContent = label(w);
     if (ui.targets[w]) b.title = `the counter goes to ${ui.targets[w]}`;
-    b.onclick = () => choose_(w);
+    b.onclick = () => enterStep(w);
     choices.appendChild(b);
   }
   if (ready && Object.keys(ui.targets).length) {
