@@ -17,7 +17,7 @@ play a candidate, uniformly random slide-free playouts, UCB1). A player `name@MS
 thinks MS ms instead of --ms.
 
 A variant of the search is its settings changed (engine/games/<game>/settings.py), written
-after a colon: `search:hari.root_per_length=12,foundations.mcts.c_puct=1.0`. Nothing
+after a colon: `search:hari.widths=((12,8),),foundations.mcts.c_puct=1.0`. Nothing
 patches a module: the variant is a SearchStrategy built with those settings. Older
 versions of the engine are measured through the referee (benchmarks/engine_at.sh).
 """
@@ -25,8 +25,6 @@ versions of the engine are measured through the referee (benchmarks/engine_at.sh
 from __future__ import annotations
 
 import argparse
-import ast
-import dataclasses
 import math
 import random
 import sys
@@ -39,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.games import has_searcher, searcher_for
+from engine.games.tuning import parse_changes
 from engine.strategies import make_strategy
 from engine.strategies.base import Limits
 from engine.strategies.search_strategy import SearchStrategy
@@ -143,7 +141,7 @@ def place_mc(game: Any, ms: int, rng: random.Random) -> Any:
 
 def chooser(spec: str) -> Chooser:
     """A player by name (``name@MS`` thinks MS ms instead), a search optionally with changed settings
-    (``search:hari.root_per_length=12``, module docstring)."""
+    (``search:foundations.leaf_mix=0.6``, module docstring)."""
     name, _, changes = spec.partition(":")
     name, _, own_ms = name.partition("@")
     base = _chooser(name, changes)
@@ -157,31 +155,11 @@ def chooser(spec: str) -> Chooser:
 
 
 def search_variant(changes: str) -> dict[str, object]:
-    """{game name: its searcher's settings with `changes` made}: ``hari.root_per_length=12,...``."""
-    settings: dict[str, object] = {}
-    for part in changes.split(","):
-        key, _, text = part.partition("=")
-        game, _, path = key.strip().partition(".")
-        if not has_searcher(game) or not path or not text:
-            raise SystemExit(f"ab_inprocess: bad setting {part!r}: expected <game>.<field>=<value>, game one of "
-                             f"{', '.join(registry.names())}")
-        current = settings.get(game, searcher_for(game).defaults)
-        settings[game] = _replaced(current, path.split("."), ast.literal_eval(text.strip()), part)
-    return settings
-
-
-def _replaced(settings: Any, path: list[str], value: Any, part: str) -> Any:
-    """`settings` with the field at `path` set to `value` (nested settings by dots), its type kept."""
-    if not dataclasses.is_dataclass(settings) or path[0] not in {f.name for f in dataclasses.fields(settings)}:
-        raise SystemExit(f"ab_inprocess: bad setting {part!r}: no field {path[0]!r} in {type(settings).__name__}")
-    old = getattr(settings, path[0])
-    if len(path) > 1:
-        value = _replaced(old, path[1:], value, part)
-    elif isinstance(old, float) and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    elif type(value) is not type(old):
-        raise SystemExit(f"ab_inprocess: bad setting {part!r}: {path[0]} is a {type(old).__name__}")
-    return dataclasses.replace(settings, **{path[0]: value})
+    """{game name: its searcher's settings with `changes` made} (engine/games/tuning.py)."""
+    try:
+        return parse_changes(changes)
+    except ValueError as bad:
+        raise SystemExit(f"ab_inprocess: bad setting {bad}") from None
 
 
 def _chooser(name: str, changes: str = "") -> Chooser:

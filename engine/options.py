@@ -13,6 +13,8 @@ from protocol import registry
 from protocol.messages import OptionSpec, OptionValue, ProtocolError, SetOption
 
 SEED_MAX = 2**31 - 1
+NO_SETTINGS = "<empty>"
+"""SearchSettings' default: the search plays its own settings (UCI's spelling of an empty string)."""
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("UCI_Variant", "combo", registry.names()[0], vars=list(registry.names())),
@@ -21,6 +23,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("MoveOverhead", "spin", "15", min=0, max=5000),
     OptionSpec("OwnBook", "check", "true"),
     OptionSpec("Skill Level", "spin", "20", min=0, max=20),
+    OptionSpec("SearchSettings", "string", NO_SETTINGS),
 )
 """Every option, in the order `uci` lists them."""
 

@@ -48,6 +48,9 @@ class ABResult:
     depth: int
     pv: list[Move] = field(default_factory=list)
     complete: bool = True
+    proven: bool = False
+    """The value is a proven win: the move ends the game won. Any other value, a "win" or a
+    "loss" included, is an estimate over the candidates searched, not over every legal reply."""
 
 
 class AlphaBeta(Generic[GameT]):
@@ -165,6 +168,7 @@ class AlphaBeta(Generic[GameT]):
         """Search `moves` (ordered) to `depth`; returns the best with its value and PV."""
         mover = game.turn
         best_move, best_value, best_pv = moves[0], -INF, [moves[0]]
+        best_proven = False
         scored: list[tuple[float, Move]] = []
         child_pv: list[Move] = []
         self.partial = None
@@ -172,6 +176,7 @@ class AlphaBeta(Generic[GameT]):
             game.push(move)
             try:
                 self._count_node()
+                ends = game.is_over()
                 if game.turn == mover:
                     value = self._search(game, depth - 1, alpha, beta, 1, child_pv)
                 else:
@@ -181,18 +186,20 @@ class AlphaBeta(Generic[GameT]):
             scored.append((value, move))
             if value > best_value:
                 best_move, best_value, best_pv = move, value, [move] + child_pv
+                best_proven = ends and value >= self.win_value / 2
                 if value > alpha:
                     alpha = value
             # Once the previous best move is searched to this depth, the best so far
             # is a sound answer even if the iteration is cut short.
-            self.partial = ABResult(best_move, best_value, depth, list(best_pv), complete=False)
+            self.partial = ABResult(best_move, best_value, depth, list(best_pv), complete=False, proven=best_proven)
         # Next iteration searches the best first, the rest in this iteration's order.
         self.root_order = [best_move] + [m for _, m in scored if m is not best_move]
-        return ABResult(best_move, best_value, depth, best_pv)
+        return ABResult(best_move, best_value, depth, best_pv, proven=best_proven)
 
     def iterate(self, game: GameT, moves: Sequence[Move], max_depth: int,
                 on_depth: Callable[[ABResult], None] | None = None) -> ABResult:
-        """Iterative deepening until max_depth, the soft deadline or a stop; the deepest complete result."""
+        """Iterative deepening until max_depth, the soft deadline, a stop or a proven win; the deepest
+        complete result. A win or loss over the candidates does not stop it: it is not a proof."""
         result = ABResult(moves[0], 0.0, 0, [moves[0]], complete=False)
         order = list(moves)
         for depth in range(1, max_depth + 1):
@@ -206,8 +213,8 @@ class AlphaBeta(Generic[GameT]):
             order = self.root_order
             if on_depth:
                 on_depth(result)
-            if abs(result.value) >= self.win_value / 2:
-                break  # a forced win or loss found: deeper search changes nothing
+            if result.proven:
+                break
             if self.ctx.tm.soft_expired() or self.ctx.depth_reached(depth):
                 break
         return result

@@ -38,7 +38,7 @@ from protocol.messages import Info
 from protocol.moves import PASS, Move
 
 from .context import SearchContext
-from .winchance import win_probability_to_cp
+from .winchance import proven_score, win_probability_to_cp
 
 Scored = list[tuple[Move, float]]
 """Candidate moves with their prior weights, best first."""
@@ -69,8 +69,8 @@ class Node:
     point of view of `mover`, the player who made it.
     """
 
-    __slots__ = ("mover", "visits", "total", "moves", "priors", "children", "terminal", "exact", "tried",
-                 "ordered")
+    __slots__ = ("mover", "visits", "total", "moves", "priors", "children", "terminal", "exact", "outcome",
+                 "tried", "ordered")
 
     def __init__(self, mover: int):
         self.mover = mover
@@ -81,6 +81,7 @@ class Node:
         self.children: list[Node | None] | None = None
         self.terminal = False
         self.exact: float | None = None  # value for `mover` when the game ended here
+        self.outcome = 0  # when the game ended here: 1 `mover` won, -1 lost, 0 a draw (a proven result)
         self.tried = 0  # children built so far (each was visited when it was built)
         self.ordered = False  # priors best first: the tried children are then the first `tried`
 
@@ -189,6 +190,7 @@ class MCTS(Generic[GameT]):
                     if game.is_over():
                         node.terminal = True
                         node.exact = self.k.terminal_value(game, node.mover)
+                        node.outcome = _outcome(game, node.mover)
                         value_for, value = node.mover, node.exact
                         break
                     if node.visits == 0:
@@ -274,15 +276,19 @@ class MCTS(Generic[GameT]):
         return True
 
     def info(self) -> Info:
+        """The search's current line and score: an estimate (the best child's mean), or a proven
+        win when the best move ends the game won. Reads the tree only (another thread may ask)."""
         pv = self.principal_variation()
         root = self.root
         value = 0.5
-        if root.children:
-            child = root.children[self.best_index()]
-            if child is not None and child.visits:
-                value = child.q()
-        return Info(depth=len(pv), seldepth=self.max_depth, visits=root.visits,
+        child = root.children[self.best_index()] if root.children else None
+        if child is not None and child.visits:
+            value = child.q()
+        info = Info(depth=len(pv), seldepth=self.max_depth, visits=root.visits,
                     score_cp=win_probability_to_cp(value), pv=[str(m) for m in pv])
+        if child is not None and child.terminal and child.outcome > 0:
+            info.score_cp, info.wdl = proven_score(1)
+        return info
 
     def run(self, should_stop: Callable[[], bool]) -> None:
         """Simulate until should_stop() (checked after every simulation)."""
@@ -293,6 +299,13 @@ class MCTS(Generic[GameT]):
             ctx.maybe_report()
             if should_stop():
                 return
+
+
+def _outcome(game: Game, color: int) -> int:
+    """1 if `color` won the finished `game`, -1 if it lost, 0 for a draw."""
+    result = game.result()
+    assert result is not None, "only finished games have an outcome"
+    return 0 if result.winner is None else (1 if result.winner == color else -1)
 
 
 def run_mcts(game: GameT, knowledge: Knowledge[GameT], ctx: SearchContext[Any], rng: random.Random,

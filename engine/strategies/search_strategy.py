@@ -18,6 +18,14 @@ from protocol.moves import Move
 from . import skill
 from .base import Limits
 
+
+def search_settings(changes: str) -> dict[str, object]:
+    """The settings variant a SearchSettings text asks for (engine/games/tuning.py); ValueError if bad."""
+    from engine.games.tuning import parse_changes  # the game searchers' defaults: imported when asked
+
+    return parse_changes(changes)
+
+
 WARM_UP_NODES = 200
 """Size of the throw-away search `prepare` runs, so that lazy tables are built before a timed `go`."""
 

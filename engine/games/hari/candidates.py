@@ -28,9 +28,9 @@ from protocol.moves import PASS, HariMove, Move, Slide
 from .race import hand_queue, touching
 
 SCARCE = 4
-"""A length with fewer placements than this is worth sliding for."""
+"""By default a length with fewer placements than this is worth sliding for (HariSettings.scarce)."""
 SLIDE_CANDIDATES = 24
-"""Slide candidates kept (the best by _play_score)."""
+"""By default the slide candidates kept, the best by _play_score (HariSettings.slide_max)."""
 
 
 def snug_spots(empty: int, n: int) -> list[tuple[int, Segment]]:
@@ -38,7 +38,7 @@ def snug_spots(empty: int, n: int) -> list[tuple[int, Segment]]:
     return [((NEIGHBOURS[seg.index] & empty).bit_count(), seg) for seg in iter_placements(empty, n)]
 
 
-def candidates(game: HariGame, per_length: int) -> list[Move]:
+def candidates(game: HariGame, per_length: int, scarce: int = SCARCE, slide_max: int = SLIDE_CANDIDATES) -> list[Move]:
     """Moves worth searching for the side to move, a good guess first; [PASS] when it must pass.
 
     Per playable length its `per_length` snuggest placements, ordered by the shorter pieces
@@ -65,22 +65,23 @@ def candidates(game: HariGame, per_length: int) -> list[Move]:
     moves = [m for _, m in scored]
     moves.append(HariMove((), None, lengths[0]))
     opp_next = hand_queue(game, 1 - me)[:4]
-    moves.extend(move for _, move in slide_candidates(game, empty, counts, opp_next))
+    moves.extend(move for _, move in slide_candidates(game, empty, counts, opp_next, scarce, slide_max))
     return moves
 
 
-def slide_candidates(game: HariGame, empty: int, counts: dict[int, int],
-                     opp_next: list[int]) -> list[tuple[float, Move]]:
+def slide_candidates(game: HariGame, empty: int, counts: dict[int, int], opp_next: list[int],
+                     scarce: int = SCARCE, slide_max: int = SLIDE_CANDIDATES) -> list[tuple[float, Move]]:
     """(guess, move) of one own piece slid to make room, then a placement using the freed cells,
-    best first, checked legal; `counts` are the placements of each playable length without
-    slides, `opp_next` the opponent's next pieces.
+    the best `slide_max`, checked legal; `counts` are the placements of each playable length
+    without slides, `opp_next` the opponent's next pieces; only lengths with fewer than `scarce`
+    placements are slid for.
 
     Only for lengths that are scarce without slides: early on, when everything
     fits, sliding only costs flexibility."""
     me = game.turn
     lengths = game.playable_lengths(me)
     hand = game.hand(me)
-    needed = [n for n in lengths if counts[n] < SCARCE]
+    needed = [n for n in lengths if counts[n] < scarce]
     if not needed:
         return []
     occupied = ALL_CELLS & ~empty
@@ -111,7 +112,7 @@ def slide_candidates(game: HariGame, empty: int, counts: dict[int, int],
     out.sort(key=lambda kv: -kv[0])
     checked: list[tuple[float, Move]] = []
     for score, move in out:
-        if len(checked) >= SLIDE_CANDIDATES:
+        if len(checked) >= slide_max:
             break
         try:
             checked.append((score, game.check_move(move)))

@@ -52,10 +52,10 @@ def to_move(native: Sequence[int]) -> Move:
     return HariMove(slides, None, length)
 
 
-def candidates(game: HariGame, per_length: int) -> list[Move]:
-    """candidates.candidates(game, per_length), computed by the C core."""
+def candidates(game: HariGame, per_length: int, scarce: int = 4, slide_max: int = 24) -> list[Move]:
+    """candidates.candidates(game, per_length, scarce, slide_max), computed by the C core."""
     assert _core is not None
-    return [to_move(m) for m in _core.candidates(position_tuple(game), per_length)]
+    return [to_move(m) for m in _core.candidates(position_tuple(game), per_length, scarce, slide_max)]
 
 
 def contest_margin(game: HariGame, color: int) -> int:
@@ -70,16 +70,19 @@ def _result(depth: int, value: float, pv: Sequence[Sequence[int]], complete: boo
 
 
 def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: int, inner_per_length: int,
-               max_depth: int, table_bits: int, info_of: Callable[[ABResult], Info]) -> tuple[Move, Info]:
+               max_depth: int, stop_when_decided: bool, info_of: Callable[[ABResult], Info],
+               tie_seed: int = 0) -> ABResult:
     """Iterative-deepening alpha-beta to `max_depth` plies in the C core, within ctx's limits, with a
-    transposition table of 2**table_bits entries; `info_of` reports a result as the Python alpha-beta's
-    would be."""
+    transposition table of 2**table_bits entries (the settings'); `info_of` reports each iteration as
+    the Python alpha-beta's would. A search over the only candidate is depth 0. A `tie_seed` (not 0)
+    breaks ties between equal leaf values its own way (the engine's Seed makes its games vary)."""
     assert _core is not None
+    settings = ctx.settings
     position = position_tuple(game)
-    root = _core.candidates(position, root_per_length)
+    root = _core.candidates(position, root_per_length, settings.scarce, settings.slide_max)
     if len(root) == 1:
         move = to_move(root[0])
-        return move, Info(depth=1, pv=[str(move)])
+        return ABResult(move, 0.0, 0, [move])
     tm = ctx.tm
     last: dict[str, Info | None] = {"info": None}
     start_nodes = tm.nodes
@@ -94,9 +97,10 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length
     hard = tm.hard_deadline()
     node_limit = max(1, tm.node_limit - tm.nodes) if tm.node_limit is not None else 0  # 0: none
     best, value, depth, nodes, complete, pv = _core.search(
-        position, root, inner_per_length, max_depth, table_bits, node_limit, hard if hard is not None else 0.0,
-        tm.must_stop, on_depth)
+        position, root, inner_per_length, max_depth, settings.table_bits, node_limit,
+        hard if hard is not None else 0.0, tm.must_stop, on_depth, stop_when_decided, settings.scarce, settings.slide_max,
+        tie_seed)
     tm.nodes = start_nodes + nodes
     if not math.isfinite(value):  # no iteration finished a single root move
         value = 0.0
-    return to_move(best), info_of(_result(depth, value, pv or [best], bool(complete)))
+    return _result(depth, value, pv or [best], bool(complete))

@@ -11,10 +11,11 @@ Carlo (montecarlo.py) before that.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
-from engine.search.winchance import logistic, win_probability_to_cp
+from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
 from protocol.hari import HariGame
 from protocol.messages import Info
@@ -24,6 +25,7 @@ from . import montecarlo, native
 from .candidates import candidates
 from .race import contest_margin
 from .settings import HariSettings
+from .value import decided
 
 WIN = 1000.0
 """Alpha-beta value of a won game (margins are at most 36 points)."""
@@ -55,22 +57,49 @@ def _evaluate(game: HariGame) -> float:
     return float(contest_margin(game, game.turn, upgrades=True))
 
 
-def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings]) -> tuple[Move, Info]:
-    """Alpha-beta toward the game's end over candidates at every ply, in the C core when it was built."""
+def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], tie_seed: int = 0) -> tuple[Move, Info]:
+    """Alpha-beta toward the game's end over candidates at every ply, in the C core when it was built.
+
+    A search that reaches the game's end over its candidates before its time is up searches
+    again over more candidates (HariSettings.widths), as long as the result is not proven:
+    a win or loss over a pruned list of replies is an estimate. Only decided() proves one. The C core
+    breaks ties between equal leaf values by `tie_seed` (drawn from the engine's Seed)."""
     settings = ctx.settings
     depth = plays_left(game) + 2  # + the two closing passes
+    verdict = decided(game)
 
     def info_of(result: ABResult) -> Info:
         p = logistic(result.value / settings.margin_scale)
-        return Info(depth=result.depth, score_cp=win_probability_to_cp(p), pv=[str(m) for m in result.pv])
+        info = Info(depth=result.depth, score_cp=win_probability_to_cp(p), pv=[str(m) for m in result.pv])
+        if verdict is not None:
+            info.score_cp, info.wdl = proven_score(verdict)
+        return info
 
+    result: ABResult | None = None
+    for root_per_length, inner_per_length in settings.widths:
+        found = _search(game, ctx, root_per_length, inner_per_length, depth, verdict is not None, info_of, tie_seed)
+        if found.depth == 0:  # the only candidate
+            return found.move, Info(depth=1, pv=[str(found.move)])
+        through = found.complete and found.depth >= depth
+        if result is None or through:
+            result = found
+        if not through or verdict is not None or ctx.tm.soft_expired():
+            break
+    assert result is not None
+    return result.move, info_of(result)
+
+
+def _search(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: int, inner_per_length: int,
+            depth: int, stop_when_decided: bool, info_of: Callable[[ABResult], Info], tie_seed: int) -> ABResult:
+    """One iterative-deepening search over these candidates: the C core's, else the Python one."""
     if native.AVAILABLE:
-        return native.alpha_beta(game, ctx, settings.root_per_length, settings.inner_per_length, depth,
-                                 settings.table_bits, info_of)
-    moves = candidates(game, settings.root_per_length)
+        return native.alpha_beta(game, ctx, root_per_length, inner_per_length, depth, stop_when_decided, info_of,
+                                 tie_seed)
+    s = ctx.settings
+    moves = candidates(game, root_per_length, s.scarce, s.slide_max)
     if len(moves) == 1:
-        return moves[0], Info(depth=1, pv=[str(moves[0])])
-    ab = AlphaBeta(ctx, lambda g, ply: candidates(g, settings.inner_per_length), _evaluate, _terminal, WIN,
+        return ABResult(moves[0], 0.0, 0, [moves[0]])
+    ab = AlphaBeta(ctx, lambda g, ply: candidates(g, inner_per_length, s.scarce, s.slide_max), _evaluate, _terminal, WIN,
                    key=HariGame.search_key, check_every=1)  # a node costs 0.1-1 ms: look at the clock at each
     last: dict[str, Info | None] = {"info": None}
 
@@ -79,8 +108,7 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings]) -> tuple[Move, 
         ctx.maybe_report()
 
     ctx.snapshot = lambda: last["info"]
-    result = ab.iterate(game, moves, depth, on_depth)
-    return result.move, info_of(result)
+    return ab.iterate(game, moves, depth, on_depth)
 
 
 class HariSearcher:
@@ -96,7 +124,7 @@ class HariSearcher:
     def choose(self, game: Game, ctx: SearchContext[HariSettings], rng: random.Random) -> tuple[Move, Info]:
         hari = _hari(game)
         if native.AVAILABLE or plays_left(hari) <= ctx.settings.endgame_plies:
-            return alpha_beta(hari, ctx)
+            return alpha_beta(hari, ctx, rng.getrandbits(64) | 1)
         return montecarlo.choose(hari, ctx, rng)
 
 

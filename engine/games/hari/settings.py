@@ -25,10 +25,14 @@ class MonteCarloSettings:
 class HariSettings:
     """The parameters of HARI's search (search.py)."""
 
-    root_per_length: int = 16
-    """The alpha-beta's root tries the snuggest placements of each playable length, this many."""
-    inner_per_length: int = 10
-    """... and every ply below it this many."""
+    widths: tuple[tuple[int, int], ...] = ((16, 10), (24, 16), (32, 24))
+    """The alpha-beta's candidates: the snuggest placements of each playable length it tries at the
+    root and at every ply below it. The first pair is searched; a search that reaches the game's end
+    before its time is up searches again with the next (at most 32 a length)."""
+    scarce: int = 4
+    """A length with fewer placements than this gets slide candidates (one own piece slid to make room)."""
+    slide_max: int = 24
+    """Slide candidates kept at a node, the best guesses."""
     table_bits: int = 18
     """The C core's transposition table holds 2**table_bits entries (8 MB at 18)."""
     margin_scale: float = 6.0
@@ -38,3 +42,10 @@ class HariSettings:
     endgame_plies: int = 8
     """Without the C core: alpha-beta once both hands together have at most this many plays left."""
     montecarlo: MonteCarloSettings = field(default_factory=MonteCarloSettings)
+
+    def __post_init__(self) -> None:
+        """Within what the C core takes (it would refuse them in the middle of a search)."""
+        if not self.widths or any(len(w) != 2 or not (1 <= w[0] <= 32 and 1 <= w[1] <= 32) for w in self.widths):
+            raise ValueError("widths are pairs of placements a length at the root and below, each 1 to 32")
+        if not (0 <= self.scarce <= 200 and 0 <= self.slide_max <= 64 and 0 <= self.table_bits <= 24):
+            raise ValueError("scarce is 0 to 200, slide_max 0 to 64, table_bits 0 to 24")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from engine.search.winchance import logistic
+from protocol.board import VALUE
 from protocol.hari import HariGame
 
 
@@ -23,3 +24,25 @@ def static_value(game: HariGame, color: int, margin_scale: float) -> float:
     """Win chance for `color` from the board values alone (a playout cut short)."""
     margin = game.board_value(color) - game.board_value(1 - color)
     return logistic(margin / margin_scale)
+
+
+def decided(game: HariGame) -> int | None:
+    """1 if the side to move has won whatever both sides play from here, -1 if it has lost, None otherwise.
+
+    A proof, not an estimate: a side's board value can only fall by its own slides (none is
+    ever forced: a turn may slide nothing, and a discard is always possible), and can rise at
+    most by the value of the pieces it may still play. So a side whose board value exceeds what
+    the other holds on the board and may still play has won."""
+    me = game.turn
+    mine, theirs = game.board_value(me), game.board_value(1 - me)
+    if mine > theirs + playable_value(game, 1 - me):
+        return 1
+    if theirs > mine + playable_value(game, me):
+        return -1
+    return None
+
+
+def playable_value(game: HariGame, color: int) -> int:
+    """The value of the pieces `color` may still play (its hand, no shorter than its last play)."""
+    hand = game.hand(color)
+    return sum(VALUE[n] * hand[n] for n in game.playable_lengths(color))

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
 from engine.search.mcts import Scored, run_mcts
-from engine.search.winchance import logistic, win_probability_to_cp
+from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
 from protocol.isaac import IsaacGame
 from protocol.messages import Info
@@ -140,8 +140,11 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[
         return moves[0], Info(depth=1, pv=[str(moves[0])])
 
     def info_of(result: ABResult) -> Info:
-        p = logistic(result.value / settings.point_scale)
-        return Info(depth=result.depth, score_cp=win_probability_to_cp(p), pv=[str(m) for m in result.pv])
+        info = Info(depth=result.depth, score_cp=win_probability_to_cp(logistic(result.value / settings.point_scale)),
+                    pv=[str(m) for m in result.pv])
+        if result.proven:
+            info.score_cp, info.wdl = proven_score(1)
+        return info
 
     ab = AlphaBeta(ctx, _ab_candidates, lambda g: evaluate(g, settings), terminal_points, K.WIN_EVAL,
                    key=IsaacGame.scoring_key)
