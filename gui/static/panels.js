@@ -90,7 +90,8 @@ export function moveRows(moves, movers) {
 /** Fill a move list table; `current` is the ply shown (highlighted), `onPick(ply)` a click on a move. */
 export function fillMoves(table, moves, movers, current, onPick) {
   table.replaceChildren();
-  for (const row of moveRows(moves, movers)) {
+  const rows = moveRows(moves, movers);
+  for (const row of rows) {
     const tr = table.insertRow();
     const th = document.createElement("th");
     th.textContent = `${row.n}.`;
@@ -99,8 +100,9 @@ export function fillMoves(table, moves, movers, current, onPick) {
       const td = tr.insertCell();
       td.dataset.side = side;
       const entry = row[side];
-      if (!entry) {
-        td.textContent = "\u2026";
+      if (!entry) {   // skipped (it had passed), unless the list simply ends before Light's reply
+        const skipped = side === "d" || row !== rows[rows.length - 1];
+        td.textContent = skipped ? "\u2026" : "";
         td.className = "empty";
         continue;
       }
