@@ -51,7 +51,7 @@ CANDIDATES = 16
 PLAYOUT_PLIES = 80
 UCB_C = 0.4
 
-# The partner's own numbers, fixed as they were measured: a yardstick is not tuned along with the search.
+# The partner's own numbers, fixed: a yardstick is not tuned along with the search.
 HARI_SKIP = 0.1
 """HARI playouts: chance of the second-shortest length instead of the shortest."""
 HARI_MARGIN_SCALE = 6.0

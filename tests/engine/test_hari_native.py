@@ -43,7 +43,7 @@ def varied_positions(count: int, seed: int) -> list:
         for _ in range(rng.randrange(0, 24)):
             if game.is_over():
                 break
-            moves = candidates(game, 10)
+            moves = candidates(game, 10, 4, 24)
             game.push(moves[min(len(moves) - 1, int(rng.expovariate(1 / 4)))])
         if not game.is_over():
             found.append(game)
@@ -79,30 +79,33 @@ def test_race_and_candidates_equal_the_python_ones():
 def test_candidates_when_the_mover_must_pass():
     game = game_from_position("hari a5a9,b1b4,c1c3,f3f6,f7f9,g0g2,h0j0,h1h4,i1i5,i6i8/a1a4,b5b7,c5c8,d2d6,"
                               "e3e9,g5g7,h5h8,j3j6,j7j9 -/33 d l")
-    assert hari_native.candidates(game, 10) == [PASS]
+    assert hari_native.candidates(game, 10, 200, 24) == [PASS]
 
 
-def _python_search(game, depth: int):
+def _python_search(game, depth: int, scarce: int = 4, slide_max: int = 24):
     tm = TimeManager(Limits(depth=depth), threading.Event())
-    ab = AlphaBeta(SearchContext(tm, None, HariSettings()), lambda g, ply: candidates(g, 10),
+    ab = AlphaBeta(SearchContext(tm, None, HariSettings()), lambda g, ply: candidates(g, 10, scarce, slide_max),
                    hari_search._evaluate, hari_search._terminal, hari_search.WIN)
-    result = ab.iterate(game, candidates(game, 16), depth)
+    result = ab.iterate(game, candidates(game, 16, scarce, slide_max), depth)
     return str(result.move), result.value, tm.nodes, [str(m) for m in result.pv]
 
 
-def _native_search(game, depth: int, table_bits: int):
+def _native_search(game, depth: int, table_bits: int, scarce: int = 4, slide_max: int = 24):
     position = hari_native.position_tuple(game)
-    root = _core.candidates(position, 16)
-    best, value, _, nodes, _, pv = _core.search(position, root, 10, depth, table_bits, 0, 0.0, None, None)
+    root = _core.candidates(position, 16, scarce, slide_max)
+    best, value, _, nodes, _, pv = _core.search(position, root, 10, depth, table_bits, 0, 0.0, None, None, False,
+                                                scarce, slide_max)
     return str(hari_native.to_move(best)), value, nodes, [str(hari_native.to_move(m)) for m in pv]
 
 
-def test_the_alpha_beta_equals_the_python_one_without_a_table():
+@pytest.mark.parametrize("scarce, slide_max", [(4, 24), (200, 24)])
+def test_the_alpha_beta_equals_the_python_one_without_a_table(scarce, slide_max):
     rng = random.Random(2)
     late = [g for g in POSITIONS if 3 <= plays_left(g) <= 9]
-    for game in rng.sample(late, 10):
+    for game in rng.sample(late, 8):
         depth = 3 if plays_left(game) > 5 else 4
-        assert _native_search(game, depth, 0) == _python_search(game.copy(), depth)
+        assert (_native_search(game, depth, 0, scarce, slide_max)
+                == _python_search(game.copy(), depth, scarce, slide_max))
 
 
 def test_the_table_changes_the_work_not_the_solved_value():

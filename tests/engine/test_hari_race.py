@@ -67,7 +67,7 @@ def test_a_piece_slides_off_only_for_a_play_worth_more():
 
 def test_root_candidates_offer_a_slide_when_a_length_has_no_room():
     game = game_from_position(CRAMPED)
-    moves = candidates(game, 10)
+    moves = candidates(game, 10, 4, 24)
     assert any(m.slides and m.place is not None for m in moves)
     for move in moves:
         game.check_move(move)
@@ -77,8 +77,8 @@ def test_more_placements_per_length_only_add_candidates():
     game = new_game("hari")
     for move in ("c3c5", "d6f6", "a0a2", "j7j9"):
         game.play(move)
-    usual = [str(m) for m in candidates(game, 10)]
-    wider = [str(m) for m in candidates(game, 16)]
+    usual = [str(m) for m in candidates(game, 10, 4, 24)]
+    wider = [str(m) for m in candidates(game, 16, 4, 24)]
     assert set(usual) < set(wider)
     lengths = len(game.playable_lengths(game.turn))
     assert len(wider) - len(usual) == 6 * lengths  # 16 instead of 10 of each length: the start has room

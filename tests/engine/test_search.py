@@ -89,7 +89,7 @@ def test_candidate_moves_are_legal_in_played_out_games():
                         assert game.check_move(move) == move
                         checked += 1
                 if name == "hari":
-                    for move in hari_candidates(game, 10):
+                    for move in hari_candidates(game, 10, 200, 24):
                         assert game.check_move(move) == move
                         checked += 1
                 game.push(game.random_move(rng))

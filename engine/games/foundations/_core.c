@@ -1,12 +1,13 @@
 /* FOUNDATIONS leaf values and move ordering in C: the static model, the playout and the cheap
  * guesses of engine/games/foundations/value.py, playout.py and ordering.py, many times faster.
  *
- * Why: FOUNDATIONS' search is short of simulations and most of a simulation is its leaf: one playout and the static model. This
- * module is a private model of the position for those two questions, not a second
- * rulebook: it is handed a position by engine/games/foundations/native.py and answers
- * numbers; no move it plays leaves the playout. The tests replay its playouts' moves on
- * protocol's FoundationsGame (every one legal, the same end) and compare its model with
- * the Python one, value for value (tests/engine/test_foundations_native.py).
+ * Why: FOUNDATIONS' search is short of simulations and most of a simulation is its leaf: one
+ * playout and the static model. This module is a private model of the position for those two
+ * questions, not a second rulebook: it is handed a position by
+ * engine/games/foundations/native.py and answers numbers; no move it plays leaves the playout.
+ * The tests replay its playouts' moves on protocol's FoundationsGame (every one legal, the
+ * same end) and compare its model with the Python one, value for value
+ * (tests/engine/test_foundations_native.py).
  *
  * The playout policy is playout.play_out's: the shortest length that fits,
  * `deviate` of the time the length of a uniformly drawn legal placement instead, placed

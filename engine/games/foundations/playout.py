@@ -39,8 +39,8 @@ def draw_spots(h: int, v: int, n: int, k: int, rng: random.Random) -> list[Segme
     """`k` distinct placements of length `n` drawn uniformly from the start cells `h`
     (horizontal) and `v` (vertical); all of them, in order, when there are at most `k`.
 
-    About 0.9 us against 2.4 us for rng.sample of the listed placements (a playout draws
-    two of a hundred starts and builds only those two segments)."""
+    Drawn without listing the placements: a playout draws two of a hundred starts and builds
+    only those two segments."""
     total = h.bit_count() + v.bit_count()
     if total <= k:
         return list(segments_from_starts(h, v, n))

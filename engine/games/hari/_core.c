@@ -2,11 +2,11 @@
  * engine/games/hari/candidates.py, race.py and search.py, about a hundred times faster.
  *
  * Why: HARI's end game is decided by exact geometry a few plays ahead, and the Python
- * alpha-beta reaches only 3 or 4 plies in the 80 ms of a 100 ms move. This module is a private model of the position for that search, not a
- * second rulebook: it is handed a position by engine/games/hari/native.py, returns a move
- * that the rules (protocol/hari.py, check_move) vet before it is played, and its pieces,
- * candidates and race are tested against the Python functions it mirrors, value for value
- * (tests/engine/test_hari_native.py).
+ * alpha-beta reaches only 3 or 4 plies in the 80 ms of a 100 ms move. This module is a private
+ * model of the position for that search, not a second rulebook: it is handed a position by
+ * engine/games/hari/native.py, returns a move that the rules (protocol/hari.py, check_move)
+ * vet before it is played, and its pieces, candidates and race are tested against the Python
+ * functions it mirrors, value for value (tests/engine/test_hari_native.py).
  *
  * Boards and segments are _bitboard.h's (protocol/board.py's cells and SEGMENTS order).
  */

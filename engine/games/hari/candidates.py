@@ -27,23 +27,19 @@ from protocol.moves import PASS, HariMove, Move, Slide
 
 from .race import hand_queue, touching
 
-SCARCE = 4
-"""By default a length with fewer placements than this is worth sliding for (HariSettings.scarce)."""
-SLIDE_CANDIDATES = 24
-"""By default the slide candidates kept, the best by _play_score (HariSettings.slide_max)."""
-
 
 def snug_spots(empty: int, n: int) -> list[tuple[int, Segment]]:
     """(free neighbours, placement) of every placement of length n in `empty`, in the rules' order."""
     return [((NEIGHBOURS[seg.index] & empty).bit_count(), seg) for seg in iter_placements(empty, n)]
 
 
-def candidates(game: HariGame, per_length: int, scarce: int = SCARCE, slide_max: int = SLIDE_CANDIDATES) -> list[Move]:
+def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int) -> list[Move]:
     """Moves worth searching for the side to move, a good guess first; [PASS] when it must pass.
 
     Per playable length its `per_length` snuggest placements, ordered by the shorter pieces
     they give up, snugness and value; the discard of the shortest piece; one own piece slid
-    to make room for a length that has little or none (slide_candidates)."""
+    to make room for a length with fewer than `scarce` placements (the best `slide_max` of
+    slide_candidates)."""
     base = next(game.slide_sets(), None)
     if base is None:
         return [PASS]
@@ -70,7 +66,7 @@ def candidates(game: HariGame, per_length: int, scarce: int = SCARCE, slide_max:
 
 
 def slide_candidates(game: HariGame, empty: int, counts: dict[int, int], opp_next: list[int],
-                     scarce: int = SCARCE, slide_max: int = SLIDE_CANDIDATES) -> list[tuple[float, Move]]:
+                     scarce: int, slide_max: int) -> list[tuple[float, Move]]:
     """(guess, move) of one own piece slid to make room, then a placement using the freed cells,
     the best `slide_max`, checked legal; `counts` are the placements of each playable length
     without slides, `opp_next` the opponent's next pieces; only lengths with fewer than `scarce`

@@ -52,7 +52,7 @@ def to_move(native: Sequence[int]) -> Move:
     return HariMove(slides, None, length)
 
 
-def candidates(game: HariGame, per_length: int, scarce: int = 4, slide_max: int = 24) -> list[Move]:
+def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int) -> list[Move]:
     """candidates.candidates(game, per_length, scarce, slide_max), computed by the C core."""
     assert _core is not None
     return [to_move(m) for m in _core.candidates(position_tuple(game), per_length, scarce, slide_max)]

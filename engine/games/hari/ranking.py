@@ -21,6 +21,10 @@ from .race import contest_margin, hand_queue
 
 PER_LENGTH = 8
 """Placements judged per length (the snuggest ones)."""
+SCARCE = 4
+"""A length with fewer placements than this is worth a slide candidate."""
+SLIDES = 24
+"""Slide candidates judged at most."""
 POLL_EVERY = 32
 """Moves judged between two looks at the stop event."""
 
@@ -42,7 +46,7 @@ def ranked_moves(game: HariGame, rng: random.Random, stop: threading.Event | Non
     if not moves:
         moves.append(HariMove((), None, lengths[0]))
     opp_next = hand_queue(game, 1 - me)[:4]
-    moves.extend(m for _, m in slide_candidates(game, empty, counts, opp_next))
+    moves.extend(m for _, m in slide_candidates(game, empty, counts, opp_next, SCARCE, SLIDES))
     scored: list[tuple[float, Move]] = []
     for i, move in enumerate(moves):
         if stop is not None and i % POLL_EVERY == 0 and stop.is_set() and scored:

@@ -25,12 +25,13 @@ class MonteCarloSettings:
 class HariSettings:
     """The parameters of HARI's search (search.py)."""
 
-    widths: tuple[tuple[int, int], ...] = ((16, 10), (24, 16), (32, 24))
+    widths: tuple[tuple[int, int], ...] = ((32, 10), (32, 16), (32, 24))
     """The alpha-beta's candidates: the snuggest placements of each playable length it tries at the
     root and at every ply below it. The first pair is searched; a search that reaches the game's end
     before its time is up searches again with the next (at most 32 a length)."""
-    scarce: int = 4
-    """A length with fewer placements than this gets slide candidates (one own piece slid to make room)."""
+    scarce: int = 200
+    """A length with fewer placements than this gets slide candidates (one own piece slid to make room);
+    200, more than any length has: every length."""
     slide_max: int = 24
     """Slide candidates kept at a node, the best guesses."""
     table_bits: int = 18
