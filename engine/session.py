@@ -95,7 +95,8 @@ class Session:
         time_left, increment = go.clock(self.game.turn)
         return Limits(time_left=time_left, increment=increment, movestogo=go.movestogo,
                       movetime=go.movetime, depth=go.depth, nodes=go.nodes, infinite=go.infinite,
-                      move_overhead=self.options.number("MoveOverhead"), own_book=self.options.flag("OwnBook"))
+                      move_overhead=self.options.number("MoveOverhead"), own_book=self.options.flag("OwnBook"),
+                      skill=self.options.number("Skill Level"))
 
     def _reset_position(self) -> None:
         self._game, self._fen, self._moves = None, None, []

@@ -84,7 +84,7 @@ class ReportBuilder:
             return
         dark, light = str(record["dark"]["name"]), str(record["light"]["name"])
         moves, notes, opening = record_moves(record)
-        self.games[gid] = replay(self.table, gid, f"Game {gid}: {dark} (Dark) vs {light} (Light), "
+        self.games[gid] = replay(self.table, gid, f"Game {_shown(gid)}: {dark} (Dark) vs {light} (Light), "
                                  f"{record.get('result')} {record.get('termination')}",
                                  str(record.get("start_position", "")), moves,
                                  opening_plies=opening, players=(dark, light), notes=notes)
@@ -202,13 +202,18 @@ class ReportBuilder:
             warn = f' <span class="err">(replay stopped: {_esc(replayed.error)})</span>' if replayed.error else ""
             rnd = r.get("round")
             out.append(f'<tr data-game="{_esc(gid)}"><td><a href="#game-{_esc(gid)}" data-game="{_esc(gid)}">'
-                       f"{_esc(gid)}</a></td><td>{'' if rnd is None else _esc(rnd)}</td>"
+                       f"{_esc(_shown(gid))}</a></td><td>{'' if rnd is None else _esc(rnd)}</td>"
                        f'<td class="l">{_esc(r["dark"]["name"])}</td><td class="l">{_esc(r["light"]["name"])}</td>'
                        f"<td>{_esc(r.get('result'))}</td><td class=\"l\">{_esc(r.get('termination'))}</td>"
                        f"<td>{len(replayed.moves)}</td>"
                        f'<td class="l" title="{_esc(reason)}">{_esc(short)}{warn}</td></tr>')
         out.append("</table>")
         return "".join(out)
+
+
+def _shown(gid: str) -> str:
+    """A game's number as people see it, from 1 (the console's, the GUI's); game_id counts from 0."""
+    return str(int(gid) + 1) if gid.isdigit() else gid
 
 
 def _checked_json(path: Path, model: type[BaseModel]) -> dict[str, Any]:
