@@ -17,7 +17,6 @@ from protocol.messages import GoCommand, move_columns, parse_position_command
 
 from .options import NO_SETTINGS, Options
 from .strategies import Limits, Strategy, make_strategy
-from .strategies.search_strategy import SearchStrategy, search_settings
 
 
 class CommandError(ValueError):
@@ -68,6 +67,8 @@ class Session:
             name = self.options.text("Strategy")
             changes = self.options.text("SearchSettings")
             if name == "search" and changes != NO_SETTINGS:
+                from .strategies.search_strategy import SearchStrategy, search_settings  # only when asked for
+
                 self.strategy = SearchStrategy(search_settings(changes))
             else:
                 self.strategy = make_strategy(name)
