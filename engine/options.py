@@ -22,6 +22,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
     OptionSpec("MoveOverhead", "spin", "15", min=0, max=5000),
     OptionSpec("OwnBook", "check", "true"),
+    OptionSpec("Skill Level", "spin", "20", min=0, max=20),
     OptionSpec("SearchSettings", "string", NO_SETTINGS),
 )
 """Every option, in the order `uci` lists them."""

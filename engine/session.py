@@ -17,7 +17,6 @@ from protocol.messages import GoCommand, move_columns, parse_position_command
 
 from .options import NO_SETTINGS, Options
 from .strategies import Limits, Strategy, make_strategy
-from .strategies.search_strategy import SearchStrategy, search_settings
 
 
 class CommandError(ValueError):
@@ -68,6 +67,8 @@ class Session:
             name = self.options.text("Strategy")
             changes = self.options.text("SearchSettings")
             if name == "search" and changes != NO_SETTINGS:
+                from .strategies.search_strategy import SearchStrategy, search_settings  # only when asked for
+
                 self.strategy = SearchStrategy(search_settings(changes))
             else:
                 self.strategy = make_strategy(name)
@@ -95,7 +96,8 @@ class Session:
         time_left, increment = go.clock(self.game.turn)
         return Limits(time_left=time_left, increment=increment, movestogo=go.movestogo,
                       movetime=go.movetime, depth=go.depth, nodes=go.nodes, infinite=go.infinite,
-                      move_overhead=self.options.number("MoveOverhead"), own_book=self.options.flag("OwnBook"))
+                      move_overhead=self.options.number("MoveOverhead"), own_book=self.options.flag("OwnBook"),
+                      skill=self.options.number("Skill Level"))
 
     def _reset_position(self) -> None:
         self._game, self._fen, self._moves = None, None, []

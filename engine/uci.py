@@ -58,7 +58,6 @@ from .output import Output
 from .session import CommandError, Session
 from .strategies import make_strategy
 from .strategies.base import Strategy
-from .strategies.search_strategy import search_settings
 
 ENGINE_NAME = f"isaac-arena {__version__}"
 ENGINE_AUTHOR = "isaac-arena developers"
@@ -261,6 +260,8 @@ class Engine:
     def cmd_setoption(self, line: str) -> None:
         command = parse_setoption(line)
         if command.name.lower() == "searchsettings" and command.value not in (None, NO_SETTINGS):
+            from .strategies.search_strategy import search_settings  # the searchers load only when asked
+
             try:  # a variant the searchers cannot take is refused: the option keeps its value
                 search_settings(command.value)
             except ValueError as bad:

@@ -29,9 +29,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from protocol import GAME_NAMES
+from protocol import GAME_NAMES, registry
 
 from .config import HUMAN, GuiConfig
+from .levels import CLOCK, DEFAULT_LEVEL, levels_json
 from .link import EngineError
 from .rules import RulesError
 from .runs import RunError, find_runs, records_signature, replay, run_summary
@@ -61,8 +62,10 @@ class Connection:
 
     async def hello(self) -> None:
         self.runs = find_runs(self.config.runs_dirs)
-        await self.send({"t": "hello", "games": list(GAME_NAMES), "engines": list(self.config.engines),
-                         "human": HUMAN, "tc": self.config.default_tc, "runs": list(self.runs)})
+        await self.send({"t": "hello", "games": list(GAME_NAMES), "game_info": games_json(),
+                         "engines": list(self.config.engines), "human": HUMAN, "tc": self.config.default_tc,
+                         "levels": levels_json(), "level": DEFAULT_LEVEL, "clock_level": CLOCK,
+                         "runs": list(self.runs)})
 
     async def handle(self, text: str) -> None:
         """One message from the page; any refusal is one `error` message back."""
@@ -85,7 +88,10 @@ class Connection:
     async def dispatch(self, kind: str, m: dict[str, Any]) -> None:
         table = self.table
         if kind == "new":
-            await table.new_game(m.get("game"), m.get("dark"), m.get("light"), m.get("tc"), m.get("position"))
+            await table.new_game(m.get("game"), m.get("dark"), m.get("light"), m.get("tc"), m.get("position"),
+                                 m.get("level"), m.get("moves"), m.get("clocks"))
+        elif kind == "level":
+            await table.set_level(m.get("level"))
         elif kind == "step":
             await table.step(m.get("word"))
         elif kind == "unstep":
@@ -138,6 +144,12 @@ class Connection:
         await self.table.close()
 
 
+def games_json() -> dict[str, dict[str, Any]]:
+    """How the page words each game's measure and result (the registry's words, no rules)."""
+    return {e.name: {"title": e.title, "measure": e.measure, "lower_score_wins": e.lower_score_wins,
+                     "levels": e.levels} for e in registry.entries()}
+
+
 def same_origin(socket: WebSocket) -> bool:
     """True unless the browser says the page comes from another host:port than this server."""
     origin = socket.headers.get("origin")
@@ -165,6 +177,9 @@ def create_app(config: GuiConfig, bind_host: str = "127.0.0.1") -> Starlette:
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def socket_endpoint(socket: WebSocket) -> None:
         if not same_origin(socket):
             await socket.close(code=1008)
@@ -188,7 +203,7 @@ def create_app(config: GuiConfig, bind_host: str = "127.0.0.1") -> Starlette:
         yield
         await asyncio.gather(*(c.close() for c in list(connections)), return_exceptions=True)
 
-    app = Starlette(routes=[Route("/", index), WebSocketRoute("/ws", socket_endpoint),
+    app = Starlette(routes=[Route("/", index), Route("/favicon.ico", favicon), WebSocketRoute("/ws", socket_endpoint),
                             Mount("/static", StaticFiles(directory=STATIC), name="static")],
                     lifespan=lifespan,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(bind_host))])

@@ -1,7 +1,9 @@
 """Board pictures for the browser: protocol/svg.py draws a position string.
 
 The SVG marks every cell with `data-cell` and every piece with `data-segment`; the browser maps
-clicks through those attributes and nothing else, so it needs no geometry of its own.
+clicks through those attributes and nothing else, so it needs no geometry of its own. The board
+comes without the picture's side panel: the page shows players, clocks, hands (with their
+lengths) and results itself, beside or below the board as the window allows.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ def board_svg_text(position: str, *, flipped: bool = False, last_move: str | Non
     if last_move:
         try:
             return board_svg(position, size=BOARD_PX, orientation=orientation, last_move=last_move,
-                             players=players)
+                             players=players, show_hands=False)
         except (ArenaError, ValueError):
             pass   # a move the renderer cannot mark (a forfeit's illegal move): draw without it
-    return board_svg(position, size=BOARD_PX, orientation=orientation, players=players)
+    return board_svg(position, size=BOARD_PX, orientation=orientation, players=players, show_hands=False)

@@ -31,6 +31,7 @@ class EngineLink:
         self.player = EnginePlayer(spec, start_timeout=10.0, ping_timeout=REQUEST_TIMEOUT)
         self.variant: str | None = None
         self.searching = False
+        self.sent_options: dict[str, str] = {}
 
     @property
     def name(self) -> str:
@@ -65,6 +66,24 @@ class EngineLink:
         except EngineFailure as exc:
             raise EngineError(f"engine {self.name}: {exc.detail}") from None
         self.variant = game
+
+    def option_default(self, name: str) -> str | None:
+        """The default of an option the engine declared (its `option` line), None if it has none."""
+        spec = self.player.options.get(name.lower())
+        return None if spec is None else str(spec.default)
+
+    async def set_option(self, name: str, value: str) -> None:
+        """`setoption` of a declared option, sent only when its value changes (ignored if undeclared)."""
+        spec = self.player.options.get(name.lower())
+        if spec is None or self.sent_options.get(spec.name) == value:
+            return
+        try:
+            await self.player.set_option(spec.name, value)
+        except ValueError as exc:
+            raise EngineError(str(exc)) from None
+        except EngineFailure as exc:
+            raise EngineError(f"engine {self.name}: {exc.detail}") from None
+        self.sent_options[spec.name] = value
 
     async def request(self, *lines: str, timeout: float = REQUEST_TIMEOUT) -> list[str]:
         """Send `lines` then `isready`; every line answered before `readyok` (errors included)."""

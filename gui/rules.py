@@ -8,6 +8,7 @@ engine is given `position fen <string> moves <move>` and its `state` answer is t
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,8 @@ from protocol import steps
 from .link import EngineLink
 
 ERROR_PREFIX = "info string error:"
+POSITION_FEN = "position fen "
+_COLUMN = re.compile(r"\bat column (\d+)")
 
 
 class RulesError(ValueError):
@@ -53,30 +56,51 @@ class Rules:
     def _errors(self, lines: list[str]) -> list[str]:
         return [line[len(ERROR_PREFIX):].strip() for line in lines if line.startswith(ERROR_PREFIX)]
 
-    async def _state(self, position_cmd: str, game: str) -> dict[str, Any]:
+    async def _state(self, position_cmd: str, game: str, column_offset: int = 0) -> dict[str, Any]:
+        """`state` after `position_cmd`; an error's column is moved back by `column_offset` (so that it
+        counts in the text the user typed, not in the command around it)."""
         await self.link.set_variant(game)
         answer = await self.link.request(position_cmd, "state")
         errors = self._errors(answer)
         if errors:
-            raise RulesError(errors[0])
-        for line in answer:
-            if line.startswith("state "):
-                try:
-                    state = json.loads(line[len("state "):])
-                except ValueError:
-                    raise RulesError(f"unreadable state answer {line[:80]!r}") from None
-                if not isinstance(state, dict) or "position" not in state:
-                    raise RulesError(f"state answer without a position: {line[:80]!r}")
-                return state
-        raise RulesError(f"the rules engine gave no 'state' answer (got {answer[:3]})")
+            raise RulesError(_shift_column(errors[0], column_offset))
+        states = _states(answer)
+        if not states:
+            raise RulesError(f"the rules engine gave no 'state' answer (got {answer[:3]})")
+        return states[0]
 
     async def start(self, game: str) -> dict[str, Any]:
         """The state of `game`'s start position."""
         return await self._state("position startpos", game)
 
     async def state(self, position: str) -> dict[str, Any]:
-        """The state of a position string (RulesError if the engine rejects it)."""
-        return await self._state(f"position fen {_one_line(position)}", game_of(position))
+        """The state of a position string as typed (RulesError if the engine rejects it, the error's
+        column counted in `position` itself)."""
+        if "\n" in position or "\r" in position:
+            raise RulesError("a position string is one line")
+        text = position.strip(" \t")
+        leading = len(position) - len(position.lstrip(" \t"))
+        return await self._state(POSITION_FEN + text, game_of(text), len(POSITION_FEN) - leading)
+
+    async def after_each(self, position: str, moves: list[str]) -> list[dict[str, Any] | None]:
+        """The state after each of `moves` played from `position` (one round trip for them all);
+        None for a move the engine refused."""
+        await self.link.set_variant(game_of(position))
+        lines = []
+        for move in moves:
+            lines += [f"{POSITION_FEN}{_one_line(position)} moves {_one_line(move)}", "state"]
+        answer = await self.link.request(*lines)
+        out: list[dict[str, Any] | None] = []
+        refused = False
+        for line in answer:   # each move: one state line, after an error line if it was refused
+            if line.startswith(ERROR_PREFIX):
+                refused = True
+            elif line.startswith("state "):
+                out.append(None if refused else _states([line])[0])
+                refused = False
+        if len(out) != len(moves):
+            raise RulesError(f"the rules engine answered {len(out)} of {len(moves)} states")
+        return out
 
     async def play(self, position: str, move: str) -> dict[str, Any]:
         """The state after `move` (RulesError, with the rules' reason, if it is not legal)."""
@@ -98,6 +122,29 @@ class Rules:
             if parts and parts[0] == "steps":
                 return Steps(parts[1] if len(parts) > 1 else "-", tuple(parts[2:]))
         raise RulesError(f"the rules engine gave no 'steps' answer (got {answer[:3]})")
+
+
+def _states(answer: list[str]) -> list[dict[str, Any]]:
+    states = []
+    for line in answer:
+        if line.startswith("state "):
+            try:
+                state = json.loads(line[len("state "):])
+            except ValueError:
+                raise RulesError(f"unreadable state answer {line[:80]!r}") from None
+            if not isinstance(state, dict) or "position" not in state:
+                raise RulesError(f"state answer without a position: {line[:80]!r}")
+            states.append(state)
+    return states
+
+
+def _shift_column(text: str, offset: int) -> str:
+    """The error text with its first column moved back by `offset` (kept if that leaves the text)."""
+    def shifted(match: re.Match[str]) -> str:
+        column = int(match.group(1)) - offset
+        return f"at column {column}" if column >= 1 else match.group(0)
+
+    return _COLUMN.sub(shifted, text, count=1) if offset else text
 
 
 def _one_line(text: str) -> str:

@@ -336,18 +336,19 @@ def _last_move_over(fr: _Frame, move: Move | None) -> str:
 # -- the side panel ---------------------------------------------------------------------------
 
 def _hand(x: float, y: float, color: int, hand: Sequence[int]) -> str:
-    """A hand as small bars, one row per length (empty rows skipped)."""
+    """A hand as small bars, one row per length (empty rows skipped), each row led by its length."""
     fill, stroke, _ink = _PIECE[color]
-    unit = 9
+    unit = 8
     out = [f'<g data-hand="{"dl"[color]}">']
     row = 0
     for n in LENGTHS:
         count = sum(1 for k in hand if k == n)
         if not count:
             continue
+        by = y + row * 13
+        out.append(f'<text x="{_n(x)}" y="{_n(by + 8.5)}" {_FONT} font-size="10" fill="#555555">{n}</text>')
         for i in range(count):
-            bx = x + i * (n * unit + 5)
-            by = y + row * 13
+            bx = x + 10 + i * (n * unit + 4)
             out.append(f'<rect x="{_n(bx)}" y="{_n(by)}" width="{n * unit}" height="9" rx="3" fill="{fill}" '
                        f'stroke="{stroke}"/>')
         row += 1
@@ -396,8 +397,10 @@ def _player_box(snap: _Snap, color: int, x: float, y: float, name: str | None) -
 def _status_lines(snap: _Snap, move: Move | None) -> list[str]:
     lines = []
     if snap.result is not None:
+        entry = registry.entry(snap.game)
         who = "draw" if snap.winner is None else f"{COLOR_NAME[snap.winner]} wins"
-        lines.append(f"{snap.result} {who} {snap.scores[0]}-{snap.scores[1]}")
+        lines.append(f"{snap.result} {who}" + (" (lower wins)" if entry.lower_score_wins else ""))
+        lines += [f"{COLOR_NAME[c]} {entry.measure.format(snap.scores[c])}" for c in (0, 1)]
     elif registry.entry(snap.game).phase_and_scores:
         lines.append("placement phase" if snap.phase == "place" else "scoring phase")
     if move is not None:

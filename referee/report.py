@@ -151,7 +151,7 @@ class Drawings:
         gid = str(record["game_id"])
         dark, light = str(record["dark"]["name"]), str(record["light"]["name"])
         moves, notes, opening = record_moves(record)
-        return replay(self.scratch, gid, f"Game {gid}: {dark} (Dark) vs {light} (Light), "
+        return replay(self.scratch, gid, f"Game {_shown(gid)}: {dark} (Dark) vs {light} (Light), "
                       f"{record.get('result')} {record.get('termination')}", str(record.get("start_position", "")),
                       moves, opening_plies=opening, players=(dark, light), notes=notes)
 
@@ -355,7 +355,7 @@ class _Sections:
             warn = f' <span class="err">(replay stopped: {_esc(replayed.error)})</span>' if replayed.error else ""
             rnd = r.get("round")
             out.append(f'<tr data-game="{_esc(gid)}"><td><a href="#game-{_esc(gid)}" data-game="{_esc(gid)}">'
-                       f"{_esc(gid)}</a></td><td>{'' if rnd is None else _esc(rnd)}</td>"
+                       f"{_esc(_shown(gid))}</a></td><td>{'' if rnd is None else _esc(rnd)}</td>"
                        f'<td class="l">{_esc(r["dark"]["name"])}</td><td class="l">{_esc(r["light"]["name"])}</td>'
                        f"<td>{_esc(r.get('result'))}</td><td class=\"l\">{_esc(r.get('termination'))}</td>"
                        f"<td>{len(replayed.moves)}</td>"
@@ -401,6 +401,11 @@ def _ticks(lo: float, hi: float) -> list[float]:
     step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 1e9) if s >= raw)
     first = int(lo // step + 1) * step
     return [float(first + k * step) for k in range(int((hi - first) // step) + 1)]
+
+
+def _shown(gid: str) -> str:
+    """A game's number as people see it, from 1 (the console's, the GUI's); game_id counts from 0."""
+    return str(int(gid) + 1) if gid.isdigit() else gid
 
 
 # -- from a run directory ----------------------------------------------------------------------

@@ -19,3 +19,4 @@ class Limits:
     move_overhead: int = 15           # MoveOverhead option, ms
     started: float | None = None      # time.monotonic() when `go` arrived (the move's clock starts there)
     own_book: bool = False            # OwnBook option: `search` may answer from engine/books (the engine sets it)
+    skill: int = 20                   # Skill Level option: `search` below 20 is weaker on purpose (strategies/skill.py)

@@ -15,6 +15,7 @@ from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
+from . import skill
 from .base import Limits
 
 
@@ -44,6 +45,11 @@ class SearchStrategy:
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
                report: Callable[[Info], None], rng: random.Random) -> Move:
         started = time.monotonic()  # the clock runs from the arrival of `go` (limits.started) if known, else from here
+        if limits.skill < skill.FULL and not limits.infinite:   # Skill Level: weaker on purpose
+            weaker = skill.weaker_move(game, limits.skill, rng, stop, report)
+            if weaker is not None:
+                return weaker
+            limits = skill.capped(limits, limits.skill)
         if limits.own_book and not limits.infinite:
             move = book_move(game)
             if move is not None:

@@ -1,25 +1,33 @@
 // isaac-gui page. It knows no rules: the server sends boards (SVG with data-cell / data-segment),
-// game states and the legal next steps of the move being entered; this file only maps clicks on
-// cells to those offered steps, using the notation's cell names ([a-j][0-9]) and nothing else.
-"use strict";
+// game states and the legal next steps of the move being entered; this file maps clicks on cells
+// to those offered steps, using the notation's cell names ([a-j][0-9]) and nothing else, and draws
+// the steps entered so far on the board (board.js).
+
+import {cellsOf, clearLayer, drawHints, drawPreview, drawPv, drawTargets, pieceAt, showBoard, showLevel}
+  from "./board.js";
+import {fillCard, fillMoves, levelButtons, resultText} from "./panels.js";
+import {fillRuns, initRuns, onReplay, onRun} from "./runs.js";
+import {loadGame, loadSettings, saveGame, saveSettings} from "./store.js";
 
 const $ = (id) => document.getElementById(id);
-const CELL = /[a-j][0-9]/g;
-const SVGNS = "http://www.w3.org/2000/svg";
+const RULE_ENDS = new Set(["both-passed", "score-limit"]);
 
 const ui = {
   socket: null,
   human: "human",
   engines: [],
+  gameInfo: {},        // per game: title, measure, lower_score_wins, levels (the registry's words)
+  clockLevel: "clock",
   position: null,      // last "position" message
+  gameNo: 0,
   options: [],         // offered steps (when it is the person's turn)
   prefix: "-",
   steps: [],
+  targets: {},         // option -> cell where it puts the mover's counter (ISAAC's new score)
   sel: [],             // cells clicked for the step being entered
   clockBase: null,     // {clocks, running, at}
-  run: null,           // last "run" message
-  replay: null,        // last "replay" message
-  ply: 0,
+  view: "all",         // FOUNDATIONS: the level shown ("all" or a number)
+  resuming: false,
 };
 
 // -- connection -----------------------------------------------------------------
@@ -48,87 +56,151 @@ function handle(m) {
     case "runs": return fillRuns(m.runs);
     case "run": return onRun(m);
     case "replay": return onReplay(m);
-    case "error": $("error").textContent = m.text; return;
+    case "error": return onError(m);
   }
 }
 
-// -- setup and new games ----------------------------------------------------------
+function onError(m) {
+  $("error").textContent = m.text;
+  if (ui.resuming) {   // the saved game cannot be resumed (engines changed, ...): start afresh
+    ui.resuming = false;
+    saveGame(null);
+    newGame();
+  }
+}
+
+// -- set-up and new games ----------------------------------------------------------
 function option(select, value, label) {
   const o = document.createElement("option");
-  o.value = value; o.textContent = label || value;
+  o.value = value;
+  o.textContent = label || value;
   select.appendChild(o);
+}
+
+function selectIfOffered(select, value) {
+  if (value !== undefined && value !== null && [...select.options].some((o) => o.value === String(value))) {
+    select.value = String(value);
+  }
 }
 
 function onHello(m) {
   ui.human = m.human;
   ui.engines = m.engines;
-  for (const g of m.games) option($("game"), g, g.toUpperCase());
+  ui.clockLevel = m.clock_level;
+  Object.assign(ui.gameInfo, m.game_info || {});
+  for (const g of m.games) option($("game"), g, (ui.gameInfo[g] && ui.gameInfo[g].title) || g.toUpperCase());
   for (const id of ["dark", "light"]) {
-    const select = $(id);
-    option(select, m.human, "Human");
-    for (const e of m.engines) option(select, e);
+    option($(id), m.human, "Human");
+    for (const e of m.engines) option($(id), e);
   }
+  for (const lv of m.levels) option($("level"), lv.level, lv.label);
+  option($("level"), m.clock_level, "full (clock)");
   $("dark").value = m.human;
   $("light").value = m.engines.includes("search") ? "search" : m.engines[0];
+  $("level").value = String(m.level);
   $("tc").value = m.tc;
+  const saved = loadSettings();
+  selectIfOffered($("game"), saved.game);
+  selectIfOffered($("dark"), saved.dark);
+  selectIfOffered($("light"), saved.light);
+  selectIfOffered($("level"), saved.level);
+  if (typeof saved.tc === "string" && saved.tc) $("tc").value = saved.tc;
   fillRuns(m.runs);
+  if (saved.tab === "runs") showTab("runs");
+  const game = loadGame();
+  if (game && game.sides) {
+    ui.resuming = true;
+    send({t: "new", dark: game.sides[0], light: game.sides[1], tc: game.tc, level: game.level,
+          position: game.start, moves: game.moves, clocks: game.clocks});
+  } else if ($("dark").value === ui.human || $("light").value === ui.human) {
+    newGame();
+  }
+}
+
+function settings() {
+  return {game: $("game").value, dark: $("dark").value, light: $("light").value, level: $("level").value,
+          tc: $("tc").value};
 }
 
 function newGame(event) {
   if (event) event.preventDefault();
-  send({t: "new", game: $("game").value, dark: $("dark").value, light: $("light").value, tc: $("tc").value});
+  const s = settings();
+  saveSettings(s);
+  send({t: "new", ...s});
 }
 
 // -- the board of the game being played ------------------------------------------------
+function playerName(m, i) {
+  if (m.sides[i] === ui.human) return "you";
+  return m.level === ui.clockLevel ? m.sides[i] : `${m.sides[i]}, level ${m.level}`;
+}
+
 function onPosition(m) {
+  ui.resuming = false;
+  const fresh = m.game_no !== ui.gameNo;
+  if (fresh) {   // another game: nothing of the last one's thinking stays
+    ui.gameNo = m.game_no;
+    clearThinking();
+    $("game").value = m.state.game;   // the form shows this game's settings until changed
+    selectIfOffered($("dark"), m.sides[0]);
+    selectIfOffered($("light"), m.sides[1]);
+    selectIfOffered($("level"), m.level);
+    $("tc").value = m.tc;
+  }
   ui.position = m;
-  ui.options = []; ui.steps = []; ui.sel = []; ui.prefix = "-";
+  ui.options = []; ui.steps = []; ui.sel = []; ui.prefix = "-"; ui.targets = {};
   const board = $("board");
-  board.innerHTML = m.svg;
+  showBoard(board, m.svg);
   board.dataset.ply = String(m.moves.length);
+  board.dataset.gameNo = String(m.game_no);
   board.dataset.game = m.state.game;
   board.dataset.over = m.result ? "1" : "0";
-  $("position").value = m.state.position;
-  $("game").value = m.state.game;
-  for (const [i, side] of ["d", "l"].entries()) {
-    const name = m.sides[i] === ui.human ? "Human" : m.sides[i];
-    document.querySelector(`#clock-${side} .name`).textContent = `(${name})`;
-  }
-  const list = $("moves");
-  list.innerHTML = "";
-  for (const move of m.moves) {
-    const li = document.createElement("li");
-    li.textContent = move;
-    list.appendChild(li);
-  }
-  list.scrollTop = list.scrollHeight;
+  if (fresh || document.activeElement !== $("position")) $("position").value = m.state.position;
+  $("stack").classList.toggle("flipped", m.flipped);
+  const info = ui.gameInfo[m.state.game];
+  fillCard($("clock-d"), "d", playerName(m, 0), m.state, info, m.result);
+  fillCard($("clock-l"), "l", playerName(m, 1), m.state, info, m.result);
+  fillMoves($("moves"), m.moves, m.movers || [], m.moves.length - 1, null);
   ui.clockBase = {clocks: m.clocks, running: m.running, at: performance.now()};
   drawClocks();
-  let status;
-  if (m.result) {
-    status = `Game over: ${m.result.result} ${m.result.termination || ""} (${m.result.reason || ""})`;
-  } else {
-    const who = m.state.turn === "d" ? "Dark" : "Light";
-    const player = m.sides[m.state.turn === "d" ? 0 : 1];
-    status = `${who} to move` + (player === ui.human ? " (you)" : ` (${player} thinking)`);
-  }
-  const scores = m.state.scores ? `  scores ${m.state.scores[0]}-${m.state.scores[1]}` : "";
-  $("status").textContent = status + scores;
-  $("status").dataset.result = m.result ? m.result.result : "";
+  showStatus(m, info);
+  $("stop").disabled = !m.thinking;
+  setUpLevelView(info);
   renderEntry();
+  const forfeited = m.result && !RULE_ENDS.has(m.result.termination);
+  saveGame(forfeited ? null : {start: m.start, moves: m.moves, sides: m.sides, tc: m.tc, level: m.level,
+                                clocks: m.clocks, running: m.running, saved: Date.now()});
+}
+
+function showStatus(m, info) {
+  let title, detail = "";
+  if (m.result) {
+    ({title, detail} = resultText(m.result, m.state, info));
+  } else {
+    const side = m.state.turn === "d" ? 0 : 1;
+    const who = side === 0 ? "Dark" : "Light";
+    const player = m.sides[side];
+    title = `${who} to move` + (player === ui.human ? " (you)" : "");
+    if (player !== ui.human) detail = `${player} is thinking`;
+    if (m.state.game === "isaac") detail = [m.state.phase === "score" ? "scoring phase" : "placement phase", detail]
+      .filter(Boolean).join(" · ");
+  }
+  $("status-title").textContent = title;
+  $("status-detail").textContent = detail;
+  $("status").dataset.result = m.result ? m.result.result : "";
 }
 
 function onSteps(m) {
   ui.options = m.options;
   ui.steps = m.steps;
   ui.prefix = m.prefix;
+  ui.targets = m.targets || {};
   ui.sel = [];
+  setUpLevelView(ui.position ? ui.gameInfo[ui.position.state.game] : null);
   renderEntry();
 }
 
 // -- move entry: clicks to steps -------------------------------------------------------------
-const cellsOf = (word) => word.match(CELL) || [];
-
 function sameEnds(pair, got) {
   if (got.length === 1) return pair.includes(got[0]);
   return (got[0] === pair[0] && got[1] === pair[1]) || (got[0] === pair[1] && got[1] === pair[0]);
@@ -161,20 +233,20 @@ function nextCells(sel) {
   return out;
 }
 
+function boardSvg() { return $("board").querySelector("svg"); }
+
 function clickBoard(event) {
   if (!ui.options.length) return;
   let cell = null, segment = null;
   for (const el of document.elementsFromPoint(event.clientX, event.clientY)) {
     if (!cell && el.dataset && el.dataset.cell) cell = el.dataset.cell;
-    if (!segment && el.dataset && el.dataset.segment) segment = el.dataset.segment;
   }
-  if (!segment) {   // pieces drawn without pointer events: the last drawn piece under the click
-    for (const el of $("board").querySelectorAll("[data-segment]")) {
-      const r = el.getBoundingClientRect();
-      if (event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top && event.clientY <= r.bottom) {
-        segment = el.dataset.segment;
-      }
-    }
+  const svg = boardSvg();
+  const under = svg ? pieceAt(svg, event.clientX, event.clientY) : null;
+  if (under) segment = under.dataset.segment;
+  if (cell) {   // the mover's counter placed on one of the cells offered for it
+    const scored = Object.keys(ui.targets).find((o) => ui.targets[o] === cell);
+    if (scored) return enterStep(scored);
   }
   pick(cell, segment);
 }
@@ -190,14 +262,14 @@ function pick(cell, segment) {
   const sel = tries.find((s) => candidates(s).length > 0);
   ui.sel = sel || [];
   const left = candidates(ui.sel);
-  if (ui.sel.length && left.length === 1) return choose(left[0]);
+  if (ui.sel.length && left.length === 1) return enterStep(left[0]);
   renderEntry();
 }
 
-function choose(word) {
+function enterStep(word) {
   ui.sel = [];
   $("entry").dataset.ready = "0";
-  send({t: "step", word: word});
+  send({t: "step", word});
 }
 
 function renderEntry() {
@@ -207,9 +279,11 @@ function renderEntry() {
   entry.dataset.sel = ui.sel.join(" ");
   entry.dataset.options = ui.options.join(" ");
   entry.dataset.steps = ui.steps.join(" ");
-  $("entered").textContent = (ui.prefix === "-" ? "" : ui.prefix) + (ui.sel.length ? ` [${ui.sel.join(" ")}]` : "") || "-";
+  entry.dataset.targets = Object.entries(ui.targets).map(([o, c]) => `${o}=${c}`).join(" ");
+  const shown = (ui.prefix === "-" ? "" : ui.prefix) + (ui.sel.length ? ` [${ui.sel.join(" ")}]` : "");
+  $("entered").textContent = shown || "-";
   const choices = $("choices");
-  choices.innerHTML = "";
+  choices.replaceChildren();
   const complete = ui.sel.length ? candidates(ui.sel).filter((w) => cellsOf(w).length === ui.sel.length) : [];
   const buttons = ui.options.filter((w) => cellsOf(w).length === 0).concat(complete);
   for (const w of buttons) {
@@ -217,10 +291,18 @@ function renderEntry() {
     b.type = "button";
     b.dataset.word = w;
     b.textContent = label(w);
-    b.onclick = () => choose(w);
+    if (ui.targets[w]) b.title = `the counter goes to ${ui.targets[w]}`;
+    b.onclick = () => enterStep(w);
     choices.appendChild(b);
   }
+  if (ready && Object.keys(ui.targets).length) {
+    const hint = document.createElement("div");
+    hint.className = "hint-text";
+    hint.textContent = "Click the cell where your counter goes, or a score:";
+    choices.prepend(hint);
+  }
   $("unstep").disabled = ui.steps.length === 0;
+  $("clear").disabled = ui.sel.length === 0;
   drawMarks();
 }
 
@@ -232,42 +314,43 @@ function label(word) {
   return bare;
 }
 
-// -- marks drawn over the board: targets, picked cells, the engine's PV ------------------------------
-function cellBox(svg, cell) {
-  const el = svg.querySelector(`[data-cell="${cell}"]`);
-  return el ? el.getBBox() : null;
-}
-
-function mark(svg, cell, cls, shape) {
-  const box = cellBox(svg, cell);
-  if (!box) return;
-  const el = document.createElementNS(SVGNS, shape);
-  if (shape === "circle") {
-    el.setAttribute("cx", box.x + box.width / 2); el.setAttribute("cy", box.y + box.height / 2);
-    el.setAttribute("r", Math.min(box.width, box.height) / 5);
-  } else {
-    el.setAttribute("x", box.x + 2); el.setAttribute("y", box.y + 2);
-    el.setAttribute("width", box.width - 4); el.setAttribute("height", box.height - 4);
-  }
-  el.setAttribute("class", cls);
-  el.dataset.mark = cell;
-  svg.appendChild(el);
-}
-
-function clearMarks(svg, classes) {
-  for (const cls of classes) for (const el of svg.querySelectorAll(`.${cls}`)) el.remove();
-}
-
 function drawMarks() {
-  const svg = $("board").querySelector("svg");
+  const svg = boardSvg();
   if (!svg) return;
-  clearMarks(svg, ["hint", "picked"]);
-  if (!ui.options.length) return;
-  for (const cell of ui.sel) mark(svg, cell, "picked", "rect");
-  for (const cell of nextCells(ui.sel)) mark(svg, cell, "hint", "circle");
+  const entering = ui.options.length > 0;
+  showLevel(svg, ui.view);
+  drawPreview(svg, entering ? ui.prefix : "-");
+  const side = ui.position ? ui.position.state.turn : "d";
+  drawTargets(svg, entering ? ui.targets : {}, side);
+  drawHints(svg, entering ? [...nextCells(ui.sel)] : [], entering ? ui.sel : []);
+}
+
+// -- FOUNDATIONS: which level is shown -----------------------------------------------------------
+function setUpLevelView(info) {
+  let top = 1;
+  for (const w of ui.options) {
+    const m = w.match(/\^(\d+)/);
+    if (m) top = Math.max(top, Number(m[1]));
+  }
+  ui.view = levelButtons($("level-view"), boardSvg(), info, top, ui.view, (view) => {
+    ui.view = view;
+    setUpLevelView(info);
+    drawMarks();
+  });
+}
+
+// -- the engine's thinking -------------------------------------------------------------------------
+function clearThinking() {
+  $("think-engine").textContent = "No engine thinking";
+  $("think-line").textContent = "";
+  $("think-pv").textContent = "";
+  $("thinking").dataset.game = "";
+  $("stop").disabled = true;
 }
 
 function onThinking(m) {
+  if (m.game_no !== ui.gameNo) return;   // a line of a game that is gone
+  $("thinking").dataset.game = String(m.game_no);
   $("think-engine").textContent = `${m.engine} (${m.side === "d" ? "Dark" : "Light"})`;
   const parts = [];
   if (m.depth !== undefined) parts.push(`depth ${m.depth}`);
@@ -279,12 +362,14 @@ function onThinking(m) {
   $("think-line").textContent = parts.join("  ");
   const pv = m.pv || [];
   $("think-pv").textContent = pv.join(" ");
-  const svg = $("board").querySelector("svg");
-  if (!svg || m.final) return;
-  clearMarks(svg, ["pv1", "pv2"]);
-  pv.slice(0, 2).forEach((move, i) => {
-    for (const cell of cellsOf(move)) mark(svg, cell, `pv${i + 1}`, "rect");
-  });
+  const svg = boardSvg();
+  if (m.final) {
+    $("stop").disabled = true;
+    if (svg) clearLayer(svg, "pv");
+    return;
+  }
+  $("stop").disabled = false;
+  if (svg) drawPv(svg, pv);
 }
 
 // -- clocks ----------------------------------------------------------------------------------
@@ -296,21 +381,34 @@ function formatMs(ms) {
   return `${m}:${rest < 10 ? "0" : ""}${rest.toFixed(1)}`;
 }
 
-function drawClocks() {
+function currentClocks() {
   const base = ui.clockBase;
-  if (!base) return;
+  if (!base) return null;
   const elapsed = performance.now() - base.at;
+  return base.clocks.map((ms, i) => (ms !== null && base.running === i ? Math.max(0, Math.round(ms - elapsed)) : ms));
+}
+
+function drawClocks() {
+  const clocks = currentClocks();
+  if (!clocks) return;
   ["d", "l"].forEach((side, i) => {
     const el = $(`clock-${side}`);
-    let ms = base.clocks[i];
-    if (ms !== null && base.running === i) ms -= elapsed;
-    el.querySelector(".time").textContent = formatMs(ms);
-    el.classList.toggle("running", base.running === i);
+    el.querySelector(".time").textContent = formatMs(clocks[i]);
+    el.classList.toggle("running", ui.clockBase.running === i);
   });
 }
 
+function keepClocks() {   // on leaving the page: the running clock as it stands, for a reload
+  const game = loadGame();
+  const clocks = currentClocks();
+  if (game && clocks && ui.position && game.moves.length === ui.position.moves.length) saveGame({...game, clocks});
+}
+
 // -- position strings ----------------------------------------------------------------------------
-function setup() { send({t: "setup", position: $("position").value.trim()}); }
+function setup(event) {
+  event.preventDefault();
+  send({t: "setup", position: $("position").value.trim()});
+}
 
 async function copyPosition() {
   const text = ui.position ? ui.position.state.position : $("position").value;
@@ -323,89 +421,14 @@ async function copyPosition() {
   }
 }
 
-// -- runs: replay and follow -----------------------------------------------------------------------
-function fillRuns(runs) {
-  const select = $("run");
-  const current = select.value;
-  select.innerHTML = "";
-  option(select, "", runs.length ? "(choose a run)" : "(no runs: start with --runs DIR)");
-  for (const r of runs) option(select, r);
-  if (runs.includes(current)) select.value = current;
-}
-
-function openRun() {
-  const name = $("run").value;
-  if (name) send({t: "run", name: name, follow: $("follow").checked});
-}
-
-function onRun(m) {
-  ui.run = m;
-  const total = m.recorded ?? m.games.length;   // the list holds the latest games only
-  $("run-info").textContent = `${m.mode || "run"} of ${m.game_type || "?"}: ${total} games recorded` +
-    (m.finished ? " (finished)" : " (running or interrupted)");
-  const table = $("standings");
-  table.innerHTML = "<tr><th>#</th><th>Engine</th><th>Games</th><th>Points</th><th>W</th><th>D</th><th>L</th></tr>";
-  m.standings.forEach((row, i) => {
-    const tr = table.insertRow();
-    for (const v of [i + 1, row.name, row.games, row.points, row.wins, row.draws, row.losses]) tr.insertCell().textContent = v;
-  });
-  const games = $("games");
-  games.innerHTML = "<tr><th>Game</th><th>Dark</th><th>Light</th><th>Result</th><th>Plies</th></tr>";
-  for (const g of m.games) {
-    const tr = games.insertRow();
-    tr.dataset.gameId = g.game_id;
-    tr.title = `${g.termination}: ${g.reason}`;
-    for (const v of [g.game_id + 1, g.dark, g.light, g.result, g.plies]) tr.insertCell().textContent = v;
-    tr.onclick = () => send({t: "replay", name: m.name, game_id: g.game_id});
-  }
-  const following = $("follow").checked;
-  if (following && m.live && m.live.length) {   // a game in progress: its board, move by move
-    const g = m.live[0];
-    ui.replay = null;
-    const board = $("replay-board");
-    board.innerHTML = g.svg;
-    board.dataset.live = String(g.game_id);
-    board.dataset.ply = String(g.plies);
-    $("replay-info").textContent = `live: game ${g.game_id + 1}, ${g.dark} vs ${g.light}, ply ${g.plies}` +
-      (g.last_move ? ` (${g.last_move})` : "") + (m.live.length > 1 ? `; ${m.live.length} games running` : "");
-    $("replay-position").textContent = g.position;
-    return;
-  }
-  $("replay-board").dataset.live = "";
-  if (m.latest && (following || !ui.replay)) {
-    if (following && m.games.length) send({t: "replay", name: m.name, game_id: m.latest.game_id, last: true});
-    else $("replay-board").innerHTML = m.latest.svg;
-  }
-}
-
-function onReplay(m) {
-  ui.replay = m;
-  $("ply").max = String(m.frames.length - 1);
-  for (const tr of $("games").rows) tr.classList.toggle("current", tr.dataset.gameId === String(m.game_id));
-  showPly($("follow").checked ? m.frames.length - 1 : 0);
-}
-
-function showPly(i) {
-  const r = ui.replay;
-  if (!r) return;
-  ui.ply = Math.max(0, Math.min(r.frames.length - 1, i));
-  const frame = r.frames[ui.ply];
-  const board = $("replay-board");
-  board.innerHTML = frame.svg;
-  board.dataset.ply = String(ui.ply);
-  $("ply").value = String(ui.ply);
-  const moveText = frame.move ? `${ui.ply}. ${frame.by === "d" ? "Dark" : "Light"} ${frame.move}` : "start";
-  const end = ui.ply === r.frames.length - 1 ? `  ${r.result} ${r.termination}: ${r.reason}` : "";
-  $("replay-info").textContent = `game ${r.game_id + 1}, ${r.dark} vs ${r.light}: ${moveText}${end}`;
-  $("replay-position").textContent = frame.position;
-}
-
 // -- wiring -----------------------------------------------------------------------------------------
 function showTab(name) {
   for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === name);
   $("play").hidden = name !== "play";
   $("runs").hidden = name !== "runs";
+  saveSettings({tab: name});
   if (name === "runs") send({t: "runs"});
+  else drawMarks();   // hint rings need the board laid out
 }
 
 window.addEventListener("DOMContentLoaded", () => {
@@ -414,22 +437,13 @@ window.addEventListener("DOMContentLoaded", () => {
   $("unstep").onclick = () => { ui.sel = []; send({t: "unstep"}); };
   $("clear").onclick = () => { ui.sel = []; renderEntry(); };
   $("stop").onclick = () => send({t: "stop"});
-  $("setup").onclick = setup;
+  $("setup-form").addEventListener("submit", setup);
   $("copy").onclick = copyPosition;
+  $("level").onchange = () => { saveSettings({level: $("level").value}); send({t: "level", level: $("level").value}); };
+  for (const id of ["game", "dark", "light", "tc"]) $(id).addEventListener("change", () => saveSettings(settings()));
   for (const t of document.querySelectorAll(".tab")) t.onclick = () => showTab(t.dataset.tab);
-  $("run").onchange = openRun;
-  $("follow").onchange = openRun;
-  $("refresh").onclick = () => send({t: "runs"});
-  $("first").onclick = () => showPly(0);
-  $("prev").onclick = () => showPly(ui.ply - 1);
-  $("next").onclick = () => showPly(ui.ply + 1);
-  $("last").onclick = () => showPly(Infinity);
-  $("ply").oninput = () => showPly(Number($("ply").value));
-  document.addEventListener("keydown", (e) => {
-    if ($("runs").hidden || e.target.tagName === "INPUT") return;
-    if (e.key === "ArrowLeft") showPly(ui.ply - 1);
-    if (e.key === "ArrowRight") showPly(ui.ply + 1);
-  });
+  initRuns(send, ui.gameInfo);
+  window.addEventListener("pagehide", keepClocks);
   setInterval(drawClocks, 100);
   connect();
 });

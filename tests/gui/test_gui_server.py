@@ -170,7 +170,8 @@ def test_ctrl_c_during_start_up_ends_with_status_130(owner, name, how):
 
 def test_stop_makes_the_engine_move_now(server):
     client = Client(server.ws_url)
-    client.send(t="new", game="isaac", dark="search", light="human", tc="nodes=100000000")  # minutes (not FOUNDATIONS: its start is in the book)
+    client.send(t="new", game="isaac", dark="search", light="human", tc="nodes=100000000",   # minutes (not
+                level="clock")                # FOUNDATIONS: its start is in the book); no level: no movetime
     thinking = client.expect("thinking")
     assert thinking["engine"] == "search" and thinking["side"] == "d"
     end = time.monotonic() + 1.5                # longer than a search without limits takes
@@ -303,3 +304,42 @@ def test_replay_and_follow_a_run(tmp_path):
     finally:
         srv.stop()
         shutil.rmtree(tmp_path / "runs", ignore_errors=True)
+
+
+def test_resume_counter_targets_levels_and_set_up_columns(server):
+    client = Client(server.ws_url)
+    assert [lv["level"] for lv in client.hello["levels"]] == list(range(1, 9))
+    assert client.hello["game_info"]["foundations"]["lower_score_wins"] is True
+    # a reloaded page resumes its game: the moves replayed by the rules, the clocks as they were
+    client.send(t="new", game="hari", dark="human", light="random", tc="60+1", level=3,
+                moves=["c3c7", "a9c9"], clocks=[41_000, 52_500])
+    position = client.expect("position")
+    assert position["moves"] == ["c3c7", "a9c9"] and position["movers"] == ["d", "l"]
+    assert position["clocks"] == [41_000, 52_500] and position["level"] == 3 and not position["thinking"]
+    client.expect("steps")
+    for bad, why in ((["c3c7", "c3c7"], "move 2 'c3c7'"), ("c3c7", "a list"), ([1], "a string"),
+                     (["x3"] * 600, "at most 500")):
+        client.send(t="new", game="hari", dark="human", light="random", moves=bad)
+        assert why in client.expect("error")["text"]
+    client.send(t="new", game="hari", dark="human", light="random", clocks=[-1, 5])
+    assert "clocks" in client.expect("error")["text"]
+    client.send(t="level", level=12)
+    assert "unknown level '12'" in client.expect("error")["text"]
+    client.send(t="level", level="clock")
+    assert client.expect("position")["level"] == "clock"
+    client.expect("steps")                     # the move being entered is offered again
+    # ISAAC: the score steps after a removal come with the cell the counter goes to
+    client.send(t="setup", position="isaac c2e2,g0g3/a2a4,i1i5 333444555667/333444455667 d - score 0/0")
+    client.expect("position")
+    client.expect("steps")
+    client.send(t="step", word="xc2e2")
+    steps = client.expect("steps")
+    assert steps["targets"] == {"0*": "a0", "1*": "b0", "2*": "c0", "3*": "d0"}
+    # a set-up error's column counts in the position string as typed
+    client.send(t="setup", position="hari zz9/- 1 x -")
+    assert "at column 6:" in client.expect("error")["text"]
+    client.send(t="setup", position="  hari  zz9/- 1 x -")
+    assert "at column 9:" in client.expect("error")["text"]
+    client.send(t="setup", position="hari -/- 1/1 d -\nquit")
+    assert "one line" in client.expect("error")["text"]
+    client.close()

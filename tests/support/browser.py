@@ -47,6 +47,7 @@ def start_chromium(profile_dir: str) -> Any:
                  "--disable-dev-shm-usage", "--disable-extensions", "--no-default-browser-check",
                  f"--user-data-dir={profile_dir}", f"--window-size={WINDOW[0]},{WINDOW[1]}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})   # console_errors() reads them
     if os.geteuid() == 0:
         options.add_argument("--no-sandbox")   # Chromium refuses to run as root with its sandbox
     driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
@@ -69,6 +70,12 @@ def browser() -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def console_errors(driver: Any) -> list[str]:
+    """Messages the page logged at level SEVERE since the last call (console errors, uncaught
+    exceptions, failed loads such as a 404): a page in good order has none."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
 
 
 def png_colours(png: bytes) -> int:
