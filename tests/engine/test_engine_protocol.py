@@ -64,7 +64,7 @@ def test_handshake_lists_the_options_then_uciok(engine):
     options = {spec.name: spec for spec in map(parse_option_line, lines[2:-1])}
     assert options["UCI_Variant"].type == "combo" and options["UCI_Variant"].default == "isaac"
     assert options["UCI_Variant"].vars == ["isaac", "foundations", "hari"]
-    assert options["Strategy"].vars == ["search", "heuristic", "flatmc", "greedy", "random"] and options["Strategy"].default == "search"
+    assert options["Strategy"].vars == ["search", "heuristic", "flatmc", "fastmc", "greedy", "random"] and options["Strategy"].default == "search"
     assert options["Seed"].type == "spin" and options["MoveOverhead"].type == "spin"
     assert options["MoveOverhead"].default == "15"
     assert engine.sync() == []
