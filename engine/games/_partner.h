@@ -12,7 +12,7 @@
 #include "_bitboard.h"
 #include <math.h>
 
-#define MAX_ARMS 256
+#define MAX_ARMS 1024
 
 /* -- random numbers: splitmix64 (_bitboard.h), its own stream per search ------------------- */
 
@@ -55,6 +55,7 @@ typedef struct {
     int narms;
     long long visits[MAX_ARMS];
     double totals[MAX_ARMS];
+    double mean[MAX_ARMS], explore[MAX_ARMS]; /* totals / visits and 1 / sqrt(visits), kept for ucb_pick */
     long long nodes, playouts;
 } Arms;
 
@@ -65,13 +66,21 @@ typedef double (*PlayoutFn)(const void *game, int arm, Rng *rng, long long *plie
 /* The arm to play next: each once in order, then the best mean + c * sqrt(ln N / n). */
 static int ucb_pick(const Arms *a, double c) {
     if (a->playouts < a->narms) return (int)a->playouts;
-    double log_n = log((double)a->playouts), best = -1e300;
+    double k = c * sqrt(log((double)a->playouts)), best = -1e300;
     int pick = 0;
     for (int i = 0; i < a->narms; i++) {
-        double v = a->totals[i] / (double)a->visits[i] + c * sqrt(log_n / (double)a->visits[i]);
+        double v = a->mean[i] + k * a->explore[i];
         if (v > best) { best = v; pick = i; }
     }
     return pick;
+}
+
+static inline void record(Arms *a, int arm, double value) {
+    a->visits[arm]++;
+    a->totals[arm] += value;
+    a->mean[arm] = a->totals[arm] / (double)a->visits[arm];
+    a->explore[arm] = 1.0 / sqrt((double)a->visits[arm]);
+    a->playouts++;
 }
 
 /* The answer: the most visited arm, ties to the higher mean, then to the first. */
@@ -88,9 +97,17 @@ static inline double arm_mean(const Arms *a, int i) {
     return a->visits[i] ? a->totals[i] / (double)a->visits[i] : 0.5;
 }
 
+/* PyArg_ParseTuple wants a tuple: anything else is the caller's TypeError, not a SystemError. */
+static int require_tuple(PyObject *obj, const char *what) {
+    if (PyTuple_Check(obj)) return 0;
+    PyErr_Format(PyExc_TypeError, "%s: a tuple, not %.100s", what, Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
 /* budget = (seed, ucb_c, node_limit, playout_limit, deadline, progress, every) */
 static int read_budget(PyObject *tuple, Budget *b) {
     unsigned long long seed;
+    if (require_tuple(tuple, "budget") < 0) return -1;
     if (!PyArg_ParseTuple(tuple, "KdLLdOd", &seed, &b->ucb_c, &b->node_limit, &b->playout_limit, &b->deadline,
                           &b->progress, &b->every))
         return -1;
@@ -129,10 +146,7 @@ static int run_flat_mc(PlayoutFn playout, const void *game, int narms, const Bud
     PyThreadState *released = PyEval_SaveThread();
     for (;;) {
         int arm = ucb_pick(a, b->ucb_c);
-        double v = playout(game, arm, &rng, &a->nodes);
-        a->visits[arm]++;
-        a->totals[arm] += v;
-        a->playouts++;
+        record(a, arm, playout(game, arm, &rng, &a->nodes));
         if (b->node_limit && a->nodes >= b->node_limit) break;
         if (b->playout_limit && a->playouts >= b->playout_limit) break;
         if (b->deadline > 0.0 || next_call > 0.0) {

@@ -327,7 +327,7 @@ def test_position_of_another_game_is_refused(engine):
     ("foo", "unknown command 'foo'"),
     ("go depth x", "depth needs a whole number"),
     ("go ponder", "pondering is not supported"),
-    ("setoption name Strategy value best", "one of search, heuristic, flatmc, greedy, random"),
+    ("setoption name Strategy value best", "one of search, heuristic, flatmc, fastmc, greedy, random"),
     ("setoption name Seed value -1", "must be in 0..2147483647"),
     ("setoption name Colour value red", "unknown option 'Colour'"),
     ("position", "needs 'startpos'"),

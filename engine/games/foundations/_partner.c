@@ -281,6 +281,7 @@ static double playout(const void *game, int arm, Rng *r, long long *plies) {
 static int read_position(PyObject *position, Pos *p) {
     PyObject *passes, *hd[2], *pc[2];
     int turn, lv[2], mn[2];
+    if (require_tuple(position, "position") < 0) return -1;
     if (!PyArg_ParseTuple(position, "iOOOOOiiii", &turn, &passes, &hd[0], &hd[1], &pc[0], &pc[1], &lv[0], &lv[1],
                           &mn[0], &mn[1]))
         return -1;

@@ -30,7 +30,7 @@ enum { EPS, PLAY3, JUMP, SAMPLE, MARGIN_W, MARGIN_SCALE, PER_LENGTH, SLIDES, SCA
 static const char *const PARAM_NAMES[NPARAMS] = {"eps", "play3", "jump", "sample", "margin_weight", "margin_scale",
                                                   "per_length", "slides", "scarce", "spread", "upgrade"};
 static const double PARAM_LO[NPARAMS] = {0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0};
-static const double PARAM_HI[NPARAMS] = {1, 1, 1, 200, 1, 100, 64, 128, 200, 10, 1};
+static const double PARAM_HI[NPARAMS] = {1, 1, 1, 200, 1, 100, 200, 1024, 200, 10, 1};
 
 /* Slide paths: per segment the ends toward the low edge (nearest first) and the cell each step
  * needs empty; the same toward the high edge (protocol.hari's _PATHS). */
@@ -350,6 +350,7 @@ static double playout(const void *game, int arm, Rng *r, long long *plies) {
 static int read_position(PyObject *position, Pos *p) {
     PyObject *pc[2], *hd[2], *passes;
     int mn[2], turn;
+    if (require_tuple(position, "position") < 0) return -1;
     if (!PyArg_ParseTuple(position, "OOOOiiiO", &pc[0], &pc[1], &hd[0], &hd[1], &mn[0], &mn[1], &turn, &passes))
         return -1;
     memset(p, 0, sizeof(*p));

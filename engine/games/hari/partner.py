@@ -40,11 +40,11 @@ MARGIN_WEIGHT = 0.2
 """Share of a playout's value from the final board-value margin (the rest: win 1, draw 1/2, loss 0)."""
 MARGIN_SCALE = 6.0
 """Board-value points per tanh unit of that margin."""
-PER_LENGTH = 8
+PER_LENGTH = 200
 """Root placements: the snuggest this many spots of each playable length."""
-SLIDES = 16
+SLIDES = 64
 """Root slide moves (one own piece slid to make room for a scarce length): at most this many."""
-SCARCE = 4
+SCARCE = 200
 """A length with fewer placements than this is scarce: the root tries sliding to make room for it."""
 SPREAD = 1.0
 """Random jitter added to a spot's free-neighbour count (ties and near-ties at random)."""

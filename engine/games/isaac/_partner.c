@@ -463,6 +463,7 @@ static double playout(const void *game, int arm, Rng *r, long long *plies) {
 static int read_position(PyObject *position, Pos *p) {
     PyObject *pc[2], *hd[2], *passes;
     int turn, scoring, sc[2], rm[2];
+    if (require_tuple(position, "position") < 0) return -1;
     if (!PyArg_ParseTuple(position, "OOOOiOiiiii", &pc[0], &pc[1], &hd[0], &hd[1], &turn, &passes, &scoring, &sc[0],
                           &sc[1], &rm[0], &rm[1]))
         return -1;
