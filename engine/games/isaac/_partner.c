@@ -31,7 +31,7 @@ enum { EPS_PLACE, SAMPLE, FEED, SPREAD, EPS_REMOVE, GIVE_UP, BLOCK, MARGIN_W, MA
 static const char *const PARAM_NAMES[NPARAMS] = {"eps_place", "sample", "feed", "spread", "eps_remove", "give_up",
                                                   "block", "margin_weight", "margin_scale", "per_length", "removals"};
 static const double PARAM_LO[NPARAMS] = {0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1};
-static const double PARAM_HI[NPARAMS] = {1, 64, 10, 10, 1, 10, 99, 1, 100, 64, 256};
+static const double PARAM_HI[NPARAMS] = {1, 64, 10, 10, 1, 10, 99, 1, 100, 200, 1024};
 
 static u128 LINE_MASK[20];     /* rows 0..9, columns 10..19 */
 static int SEG_LINE[NSEG];     /* the line a piece lies along */
