@@ -11,18 +11,20 @@ forfeits: this screens ideas quickly; claims are made with `isaac-referee match
 
 Players: any engine Strategy name (search, heuristic, flatmc, greedy, random;
 `search+book` also answers from the engine's own opening book, as the engine does by default);
-`mcts` and `ab` (HARI: ffbb6c3's and 359c964's searches, kept in engine.search.hari_search
-as choose_mcts and choose_ab); `mcts+` (ffbb6c3's MCTS with hari_mc's playouts);
 `plainmc` (a plain flat Monte-Carlo player: up to 40 sampled legal moves, uniformly
-random playouts to the end, the best mean result; written here as a stand-in for
-the independent flat MC players the issue measures against); `placemc` (HARI: every
-slide-free play a candidate, uniformly random slide-free playouts, UCB1).
+random playouts to the end, the best mean result); `placemc` (HARI: every slide-free
+play a candidate, uniformly random slide-free playouts, UCB1). A player `name@MS`
+thinks MS ms instead of --ms.
+
+A variant of the search is its settings changed (engine/games/<game>/settings.py), written
+after a colon: `search:hari.widths=((12,8),),foundations.mcts.c_puct=1.0`. Nothing
+patches a module: the variant is a SearchStrategy built with those settings. Older
+versions of the engine are measured through the referee (benchmarks/engine_at.sh).
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import math
 import random
 import sys
@@ -35,8 +37,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.games.tuning import parse_changes
 from engine.strategies import make_strategy
 from engine.strategies.base import Limits
+from engine.strategies.search_strategy import SearchStrategy
 from protocol import registry
 from protocol.moves import PASS
 
@@ -136,69 +140,37 @@ def place_mc(game: Any, ms: int, rng: random.Random) -> Any:
 
 
 def chooser(spec: str) -> Chooser:
-    """A player by name (``name@MS`` thinks MS ms instead), optionally with module constants set around each call:
-    ``flatmc:engine.strategies.flat_mc.CANDIDATES=24,engine.search.hari_search.PLAYOUT_SKIP=0.2``."""
-    name, _, tweaks = spec.partition(":")
+    """A player by name (``name@MS`` thinks MS ms instead), a search optionally with changed settings
+    (``search:foundations.leaf_mix=0.6``, module docstring)."""
+    name, _, changes = spec.partition(":")
     name, _, own_ms = name.partition("@")
-    base = _chooser(name)
+    base = _chooser(name, changes)
     if own_ms:
         fixed = int(own_ms)
         inner = base
 
         def base(game: Any, ms: int, rng: random.Random) -> Any:
             return inner(game, fixed, rng)
-    if not tweaks:
-        return base
-    import importlib
-
-    settings = []
-    for part in tweaks.split(","):
-        key, _, value = part.partition("=")
-        module_name, _, attr = key.rpartition(".")
-        settings.append((importlib.import_module(module_name), attr, ast.literal_eval(value)))
-
-    def tweaked(game: Any, ms: int, rng: random.Random) -> Any:
-        saved = [(m, a, getattr(m, a)) for m, a, _ in settings]
-        for m, a, v in settings:
-            setattr(m, a, v)
-        try:
-            return base(game, ms, rng)
-        finally:
-            for m, a, v in saved:
-                setattr(m, a, v)
-    return tweaked
+    return base
 
 
-def _mcts_upgrades(game: Any, ctx: Any, rng: random.Random) -> Any:
-    """ffbb6c3's HARI MCTS with hari_mc's upgrade-aware playouts."""
-    from engine.search import hari_mc, hari_search
-    from engine.search.mcts import run_mcts
-
-    class Knowledge(hari_search.HariKnowledge):
-        def playout_move(self, game: Any, rng: random.Random) -> Any:
-            return hari_mc.playout_move(game, rng)
-
-    return run_mcts(game, Knowledge(), ctx, rng, hari_search.candidate_moves(game))
+def search_variant(changes: str) -> dict[str, object]:
+    """{game name: its searcher's settings with `changes` made} (engine/games/tuning.py)."""
+    try:
+        return parse_changes(changes)
+    except ValueError as bad:
+        raise SystemExit(f"ab_inprocess: bad setting {bad}") from None
 
 
-def _chooser(name: str) -> Chooser:
+def _chooser(name: str, changes: str = "") -> Chooser:
     if name == "plainmc":
         return plain_mc
     if name == "placemc":
         return place_mc
-    if name in ("mcts", "ab", "mcts+"):
-        from engine.search import hari_search
-        from engine.search.context import SearchContext
-        from engine.search.timeman import TimeManager
-
-        searcher = {"mcts": hari_search.choose_mcts, "ab": hari_search.choose_ab, "mcts+": _mcts_upgrades}[name]
-
-        def baseline(game: Any, ms: int, rng: random.Random) -> Any:
-            tm = TimeManager(Limits(movetime=ms, move_overhead=0), threading.Event(), moves_left=20)
-            return searcher(game, SearchContext(tm, None), rng)[0]
-        return baseline
     own_book = name.endswith("+book")
-    strategy = make_strategy(name.removesuffix("+book"))
+    if changes and name.removesuffix("+book") != "search":
+        raise SystemExit(f"ab_inprocess: only `search` takes settings, not {name!r}")
+    strategy = SearchStrategy(search_variant(changes)) if changes else make_strategy(name.removesuffix("+book"))
 
     def run(game: Any, ms: int, rng: random.Random) -> Any:
         return strategy.choose(game.copy(), Limits(movetime=ms, move_overhead=0, own_book=own_book),
@@ -245,6 +217,7 @@ def main() -> None:
     p.add_argument("--openings", choices=("book", "startpos"), default="book",
                    help="the shipped book, or every game from the start position (the players' seeds vary the games)")
     args = p.parse_args()
+    chooser(args.a), chooser(args.b)  # a bad player or setting is refused here, before any worker starts
     openings = book_openings(args.game) if args.openings == "book" else [[]]
     jobs = [(args.game, args.a, args.b, openings[(args.offset + i) % len(openings)], args.ms,
              args.offset + i) for i in range(args.pairs)]

@@ -1,19 +1,20 @@
-"""Fit FOUNDATIONS' static value model (engine/search/foundations_value.py) to playout results.
+"""Fit FOUNDATIONS' static value model (engine/games/foundations/value.py) to playout results.
 
     python benchmarks/fit_foundations_value.py [--games 350] [--ms 40] [--playouts 64] [--seed 1]
 
 Positions: every position of `--games` self-play games of `search` (`--ms` a move) from the
 shipped book, each followed by 0 to 4 moves of the playout policy (the tree's leaves lie a few
 moves past the positions played). Target: the mean of `--playouts` leaf playouts from there
-(foundations_search's playouts alone, LEAF_MIX = 0), for the side to move. Fit: logistic
+(the search's playouts alone: FoundationsSettings.leaf_mix = 0), for the side to move. Fit: logistic
 regression of the target on the side to move's value_features minus the opponent's (scipy),
 on three quarters of the positions; the mean squared error on the rest is printed next to one
-playout's, with the weights to paste into foundations_value.WEIGHTS and BIAS.
+playout's, with the weights to paste into engine/games/foundations/value.py's WEIGHTS and BIAS.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import threading
@@ -28,9 +29,11 @@ import numpy as np
 from ab_inprocess import book_openings
 from scipy.optimize import minimize
 
-from engine.search import foundations_search
+from engine.games.foundations.playout import playout_move
+from engine.games.foundations.search import FoundationsKnowledge
+from engine.games.foundations.settings import FoundationsSettings
+from engine.games.foundations.value import FEATURES, value_features
 from engine.search.context import SearchContext
-from engine.search.foundations_value import FEATURES, value_features
 from engine.search.timeman import TimeManager
 from engine.strategies import make_strategy
 from engine.strategies.base import Limits
@@ -40,22 +43,22 @@ from protocol import registry
 def label_game(job: tuple[int, int, int]) -> list[tuple[list[float], float, float]]:
     """(feature differences, mean playout result, its variance) of the positions of one self-play game."""
     seed, ms, playouts = job
-    foundations_search.LEAF_MIX = 0.0  # the playouts alone are the target
+    settings = dataclasses.replace(FoundationsSettings(), leaf_mix=0.0)  # the playouts alone are the target
     rng = random.Random(seed)
     openings = book_openings("foundations")
     game: Any = registry.entry("foundations").game_class().start()
     for text in openings[seed % len(openings)]:
         game.push(game.parse_move(text))
     player = make_strategy("search")
-    knowledge = foundations_search.FoundationsKnowledge()
-    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None)
+    knowledge = FoundationsKnowledge(settings)
+    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None, settings)
     rows = []
     while not game.is_over():
         leaf = game.copy()
         for _ in range(rng.randrange(5)):
             if leaf.is_over():
                 break
-            leaf.push(foundations_search.playout_move(leaf, rng))
+            leaf.push(playout_move(leaf, rng, settings.playout_sample, settings.deviate))
         if not leaf.is_over():
             values = [knowledge.leaf_value(leaf, rng, ctx) for _ in range(playouts)]
             mean = sum(values) / playouts

@@ -41,7 +41,7 @@ from referee.cli import main as referee_main  # noqa: E402
 from referee.engine_process import EngineSpec  # noqa: E402
 from referee.player import EnginePlayer  # noqa: E402
 
-GOOD = REPO / "tests" / "bad_engines" / "good_random.py"
+GOOD = REPO / "tests" / "engines" / "bad" / "good_random.py"
 
 
 def run_match(out: Path, game: str, games: int, extra: list[str]) -> tuple[dict, list[dict]]:

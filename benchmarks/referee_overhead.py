@@ -49,7 +49,7 @@ def engine_specs(kind: str, tc: TimeControl) -> list[EngineSpec]:
         cmd = [sys.executable, "-m", "engine"]
         extra = {"Strategy": "random"}
     else:
-        cmd = [sys.executable, os.path.join(REPO, "tests", "bad_engines", "good_random.py")]
+        cmd = [sys.executable, os.path.join(REPO, "tests", "engines", "bad", "good_random.py")]
         extra = {}
     return [EngineSpec(name=f"random{i}", cmd=cmd, cwd=REPO, options={**extra, "Seed": str(i)}, tc=tc)
             for i in (1, 2)]

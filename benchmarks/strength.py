@@ -14,8 +14,12 @@ plays the start position (deterministic engines then replay one game per colour)
 Prints per game and opponent: search's score with a 95% interval computed from
 the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2, 2), its score as Dark
 and as Light (an opening book that favours one colour shows here), the pentanomial
-counts, time forfeits and the run directory. The machine's load average is
-printed too: strength runs on a busy machine are noisy (use --concurrency 1).
+counts, time forfeits and the run directory. Then, unless --no-per-opening, one line
+per opening (referee/opening_results.py): Dark's points, each pair's games by the
+colour that won them (`DD`: Dark won both, so the pair split 1-1 and the opening,
+not the engines, decided it), search's points as Dark and as Light, and how many
+pairs one colour won twice. The machine's load average is printed too: strength
+runs on a busy machine are noisy (use --concurrency 1).
 """
 
 from __future__ import annotations
@@ -31,6 +35,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+
+from referee.opening_results import by_opening, opening_row, summary_line  # noqa: E402
+from referee.store import RECORDS, read_records_file  # noqa: E402
+
 GAMES = ("isaac", "foundations", "hari")
 PARTNERS = ("heuristic", "flatmc", "greedy", "random")
 
@@ -82,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="ms past movetime before a time forfeit (0: none; on a loaded machine a margin "
                              "separates strength from stalls, whose forfeits are then counted apart)")
     parser.add_argument("--out", default=None, help="directory for the runs (default: a temporary one)")
+    parser.add_argument("--no-per-opening", dest="per_opening", action="store_false",
+                        help="leave out the results per opening")
     args = parser.parse_args(argv)
     games = GAMES if args.game == "all" else (args.game,)
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
@@ -103,7 +114,18 @@ def main(argv: list[str] | None = None) -> int:
             dark, light = (100 * search[side]["score"] for side in ("dark", "light"))
             print(f"{game:12s} {opponent:10s} {100 * score:5.1f}%  [{100 * low:5.1f}, {100 * high:5.1f}]  "
                   f"{dark:5.1f}% {light:5.1f}%  {match['pentanomial']}  {forfeits}", flush=True)
+            if args.per_opening:
+                print(per_opening_text(root / f"{game}-{opponent}"), flush=True)
     return 0
+
+
+def per_opening_text(run: Path) -> str:
+    """The run's results per opening, search's points shown, and the summary line, indented."""
+    records, _ = read_records_file(run / RECORDS)
+    results = by_opening(records)
+    lines = [opening_row(number, result, "search") for number, result in enumerate(results, 1)]
+    lines.append(summary_line(results))
+    return "\n".join("    " + line for line in lines)
 
 
 if __name__ == "__main__":

@@ -5,4 +5,6 @@ command loop is engine/uci.py, the ways of choosing a move are engine/strategies
 Importing this package is cheap on purpose: start-up to `uciok` must be fast.
 """
 
-__version__ = "0.1.0"
+from protocol import __version__
+
+__all__ = ["__version__"]

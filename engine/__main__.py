@@ -1,18 +1,50 @@
-"""`python -m engine` / `isaac-engine`: the engine on stdin/stdout; `isaac-engine bench [args]` runs the bench."""
+"""`isaac-engine` (`python -m engine`): the engine on stdin/stdout, speaking SPEC.md section 9.
+
+Without arguments it reads protocol commands on stdin (`uci`, `isready`, `position`, `go`,
+...), as a GUI or the referee runs it; the arguments are for a person at a terminal.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 
+USAGE = """\
+usage: isaac-engine                      play: protocol commands on stdin, answers on stdout
+       isaac-engine bench [nodes N] [strategy S]
+                                         search fixed positions of every game; print nodes and speed
+       isaac-engine --help | --version
+
+isaac-engine is isaac-arena's engine for ISAAC, FOUNDATIONS and HARI. Run without
+arguments it waits for protocol commands (SPEC.md section 9), as UCI engines do:
+
+  $ isaac-engine
+  uci                              -> id name ..., option ..., uciok
+  setoption name UCI_Variant value hari
+  position startpos
+  go movetime 1000                 -> info ... / bestmove ...
+  quit
+
+Options (setoption): UCI_Variant (isaac, foundations, hari), Strategy (search, heuristic,
+flatmc, greedy, random), Seed, MoveOverhead, OwnBook; `uci` lists them all. Pair it with
+isaac-referee to play matches, or with isaac-gui to play it in a browser.
+"""
+
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("-h", "--help", "help"):
+        print(USAGE, end="")
+        return 0
+    if args and args[0] in ("-V", "--version"):
+        from . import __version__
+        print(f"isaac-engine (isaac-arena) {__version__}")
+        return 0
     if args and args[0] == "bench":
         from .bench import main as bench_main
         return bench_main(args[1:])
     if args:
-        print(f"usage: isaac-engine [bench [nodes N] [strategy S]]; unexpected {args[0]!r}", file=sys.stderr)
+        print(f"isaac-engine: unexpected argument {args[0]!r}\n\n{USAGE}", end="", file=sys.stderr)
         return 2
     from .uci import Engine
     try:

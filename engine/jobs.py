@@ -19,10 +19,10 @@ from protocol.game import Game
 from protocol.messages import Info, format_bestmove, info_string
 
 from .output import Output
-from .strategies.base import Limits
+from .strategies.base import Limits, Strategy
 
 
-def run_search(out: Output, root: Game, strategy: Any, limits: Limits, rng: random.Random,
+def run_search(out: Output, root: Game, strategy: Strategy, limits: Limits, rng: random.Random,
                stop: threading.Event) -> str:
     """Ask `strategy` for a move on a copy of `root`; returns the `bestmove` line.
 
@@ -46,7 +46,8 @@ def run_search(out: Output, root: Game, strategy: Any, limits: Limits, rng: rand
     except Exception as e:  # a strategy bug must not kill the engine or leave the GUI waiting
         traceback.print_exc(file=sys.stderr)
         out.send(info_string(f"error: strategy {name} failed ({type(e).__name__}: {e}); playing a random move"))
-        move = root.random_move(rng)
+        fallback = root.random_move(rng)
+        move = fallback if fallback is not None else next(iter(root.legal_moves()))
     if limits.infinite:
         stop.wait()
     return format_bestmove(move)

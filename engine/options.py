@@ -13,6 +13,8 @@ from protocol import registry
 from protocol.messages import OptionSpec, OptionValue, ProtocolError, SetOption
 
 SEED_MAX = 2**31 - 1
+NO_SETTINGS = "<empty>"
+"""SearchSettings' default: the search plays its own settings (UCI's spelling of an empty string)."""
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("UCI_Variant", "combo", registry.names()[0], vars=list(registry.names())),
@@ -20,6 +22,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
     OptionSpec("MoveOverhead", "spin", "15", min=0, max=5000),
     OptionSpec("OwnBook", "check", "true"),
+    OptionSpec("SearchSettings", "string", NO_SETTINGS),
 )
 """Every option, in the order `uci` lists them."""
 

@@ -15,8 +15,9 @@ from protocol.errors import GameOverError, IllegalMoveError, NotationError, Posi
 from protocol.game import Game
 from protocol.messages import GoCommand, move_columns, parse_position_command
 
-from .options import Options
+from .options import NO_SETTINGS, Options
 from .strategies import Limits, Strategy, make_strategy
+from .strategies.search_strategy import SearchStrategy, search_settings
 
 
 class CommandError(ValueError):
@@ -61,9 +62,15 @@ class Session:
         self.rng = random.Random(self.options.number("Seed"))
 
     def get_strategy(self) -> Strategy:
-        """The strategy named by the Strategy option, made on first use after a change."""
+        """The strategy named by the Strategy option, made on first use after a change (`search`
+        with the SearchSettings option's variant of its settings, if one was set)."""
         if self.strategy is None:
-            self.strategy = make_strategy(self.options.text("Strategy"))
+            name = self.options.text("Strategy")
+            changes = self.options.text("SearchSettings")
+            if name == "search" and changes != NO_SETTINGS:
+                self.strategy = SearchStrategy(search_settings(changes))
+            else:
+                self.strategy = make_strategy(name)
         return self.strategy
 
     def prepare(self, strategy: bool = True) -> None:

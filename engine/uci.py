@@ -53,11 +53,12 @@ from protocol.moves import PASS, Move
 
 from . import __version__
 from .jobs import JobThread, run_moves, run_perft, run_search
-from .options import Options
+from .options import NO_SETTINGS, Options
 from .output import Output
 from .session import CommandError, Session
 from .strategies import make_strategy
 from .strategies.base import Strategy
+from .strategies.search_strategy import search_settings
 
 ENGINE_NAME = f"isaac-arena {__version__}"
 ENGINE_AUTHOR = "isaac-arena developers"
@@ -258,12 +259,20 @@ class Engine:
         raise CommandError("ponderhit: pondering is not supported")
 
     def cmd_setoption(self, line: str) -> None:
-        name, value = self.options.set(line, parse_setoption(line))
+        command = parse_setoption(line)
+        if command.name.lower() == "searchsettings" and command.value not in (None, NO_SETTINGS):
+            try:  # a variant the searchers cannot take is refused: the option keeps its value
+                search_settings(command.value)
+            except ValueError as bad:
+                raise CommandError(f"setoption: SearchSettings: {bad}") from None
+        name, value = self.options.set(line, command)
         if name == "UCI_Variant":
             self.session.set_variant(self.options.text("UCI_Variant"))
             if not self.job.busy:
                 self._prepare(strategy=False)
         elif name == "Strategy":
+            self.session.strategy = None
+        elif name == "SearchSettings":
             self.session.strategy = None
         elif name == "Seed":
             self.session.new_rng()

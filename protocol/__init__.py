@@ -11,6 +11,9 @@ from .errors import ArenaError, IllegalMoveError, NotationError, PositionError
 from .game import Game, Result
 from .state import GameEnd, GameState, Outcome, Phase, Piece
 
+__version__ = "0.1.0"
+"""isaac-arena's version: the one place it is written (pyproject.toml reads it; every command's --version prints it)."""
+
 RULES_VERSION = "1"
 """Bumped whenever a rules ruling changes; recorded in every game record."""
 

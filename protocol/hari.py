@@ -129,6 +129,12 @@ def slide_ends(seg: Segment, occupied: int) -> list[Segment | None]:
     return out
 
 
+def within_budget(slid_value: int, length: int) -> bool:
+    """Whether a play of `length` may follow slides of summed value `slid_value` (SPEC 5: the played
+    piece's value covers the value of the pieces slid this turn; a discard counts as played)."""
+    return VALUE[length] >= slid_value
+
+
 class SlideSet(NamedTuple):
     """One distinct legal slide set of the side to move (possibly empty).
 
@@ -332,7 +338,7 @@ class HariGame(Game):
         if not lengths:
             return iter(())
         budget = VALUE[lengths[-1]]
-        allowed_by_value = [[n for n in lengths if VALUE[n] >= v] for v in range(budget + 1)]
+        allowed_by_value = [[n for n in lengths if within_budget(v, n)] for v in range(budget + 1)]
         pieces = sorted(self._pieces[self._turn], key=_piece_order)
         occupied = self._own[DARK] | self._own[LIGHT]
         return ((slides, occ, value, allowed_by_value[value])
@@ -340,7 +346,7 @@ class HariGame(Game):
 
     def lengths_after(self, slide_set: SlideSet) -> list[int]:
         """Ascending lengths the mover may play after `slide_set`: playable and worth its slides."""
-        return [n for n in self.playable_lengths(self._turn) if VALUE[n] >= slide_set.value]
+        return [n for n in self.playable_lengths(self._turn) if within_budget(slide_set.value, n)]
 
     def plays_after(self, slide_set: SlideSet) -> Iterator[HariMove]:
         """Every legal move that makes exactly `slide_set`'s slides (second level of the API).
@@ -405,7 +411,7 @@ class HariGame(Game):
     def _play_at(self, slide_set: SlideSet, index: int) -> HariMove:
         """The play number `index` in ``plays_after(slide_set)`` order, found by counting bits."""
         for n in self.playable_lengths(self._turn):
-            if VALUE[n] < slide_set.value:
+            if not within_budget(slide_set.value, n):
                 continue
             if index == 0:
                 return HariMove(slide_set.slides, None, n)
@@ -496,7 +502,7 @@ class HariGame(Game):
         low = self._min_length[self._turn]
         if n < low:
             raise IllegalMoveError(shown, f"a length-{n} piece is shorter than your last play ({low})")
-        if value > VALUE[n]:
+        if not within_budget(value, n):
             raise IllegalMoveError(
                 shown, f"slid value sum {value} exceeds the played piece's value {VALUE[n]}")
         if move.place is not None and occupied & move.place.mask:

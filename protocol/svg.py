@@ -16,7 +16,7 @@ pieces beneath.
 ``board_parts`` returns the picture as a list of strings whose concatenation is
 the SVG; each part is one natural unit (a piece, a counter, a hand), so a page
 showing many boards (referee/report.py) stores each distinct part once.
-The command line is ``protocol.svg_cli`` (``isaac-svg``, ``python -m protocol.svg``).
+The command line that draws positions and recorded games is ``isaac-svg`` (referee/pictures.py).
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import registry
+from . import game_from_position, registry
 from .board import COLOR_NAME, DARK, FILES, LENGTHS, LIGHT, Segment, cell_name
 from .game import Game
 from .moves import HariMove, Move, Place, Remove
+from .notation import parse_move
 from .state import GameState
 
 CELL = 40
@@ -88,7 +89,6 @@ def _from_state(st: GameState) -> _Snap:
 
 def _snapshot(obj: Game | GameState | str) -> _Snap:
     if isinstance(obj, str):
-        from . import game_from_position
         obj = game_from_position(obj)
     return _from_state(obj.state() if isinstance(obj, Game) else obj)
 
@@ -107,8 +107,6 @@ def _as_cell(cell: int | str) -> int:
 def _as_move(game: str, move: Move | str | None) -> Move | None:
     if move is None or not isinstance(move, str):
         return move
-    from .notation import parse_move
-
     parsed: Move = parse_move(game, move)
     return parsed
 
@@ -493,14 +491,3 @@ def board_svg(state_or_game: Game | GameState | str, *, size: int | None = None,
     return "".join(board_parts(state_or_game, size=size, orientation=orientation, last_move=last_move,
                                highlights=highlights, arrows=arrows, show_hands=show_hands,
                                coordinates=coordinates, players=players))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m protocol.svg``: see protocol.svg_cli."""
-    from .svg_cli import main as cli_main
-
-    return cli_main(argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,179 +1,216 @@
-"""Balanced opening books: openings a sensible player could reach, kept only when close to even.
+"""Balanced opening books: openings drawn from a sensible policy, kept when engines play them even.
 
-Uniformly random plies are poor openings in FOUNDATIONS and HARI: a side whose
-first piece is a 7 (or a 6) has wrecked its own ascending order, and the game
-pair then measures the opening, not the engines. A book is built instead:
+Uniformly random plies are poor openings in FOUNDATIONS and HARI: a side whose first piece is a 7
+(or a 6) has wrecked its own ascending order, and the game pair then measures the opening, not the
+engines. A book is built instead, through engine executables over the protocol (referee/opening_games.py):
 
-1. draw a few plies from a sensible policy: the engine's `heuristic` strategy
-   ranks the moves and one of its TOP best is taken at random (a fixed seed makes
-   the book reproducible);
-2. judge the position with a short node-limited `search` (deterministic for a
-   node count); keep it only when the score is within ``max_cp`` of even
-   (score in hundredths of a game point for the side to move, SPEC 9);
-3. play it out: `games` games of `search` against itself at ``selfplay_nodes``
-   a move (each game's randomness seeded from the opening and the game's number),
-   and keep it only when Dark's share of the points is within ``max_gap`` of one
-   half. One search's score does not see everything that decides a game (in
-   ISAAC, who will remove first): the book judged by score alone was won 64% by
-   Dark when search played itself at 100 ms a move (1,589 games), 6 of its 40
-   openings 85-98%, and its 3,000-node self-play agreed (65%, 320 games);
+1. draw `plies` moves, each one of the mover's placements of the shortest length it can place,
+   uniformly (protocol/ alone decides what is legal; a seed makes the draw reproducible);
+2. judge the position with the first engine under a short time control (default `nodes=3000`) and
+   keep it only when its `score cp` for the side to move is within ``max_cp`` of even (an engine that
+   reports no score leaves this to the games);
+3. play `games` games from it (pairs, colours swapped; one engine against itself, or two engines),
+   each engine given a `Seed` derived from the book's seed, the opening and the game, and keep the
+   opening only when Dark's share of the points is within ``max_gap`` of one half. One search's
+   score does not see everything that decides a game (in ISAAC, who will remove first);
 4. drop repeats; write one opening per line with its judgements as a comment:
-   ``h3j3 f9i9 a0a2 b5b7  # cp +6 nodes 4000 dark 9/16``.
+   ``c0c2 a9c9 h0j0 j7j9  # cp +6 dark 9/16``.
 
-Shipped books (package data, ``referee/books/<game>.txt``) are what ``--openings``
-uses by default for FOUNDATIONS and HARI (see referee.openings.default_source).
+With a node-limited engine that plays the same moves for the same seed (the built-in one does),
+the same command builds the same book on any machine and at any concurrency.
+
+Shipped books (package data, ``referee/books/<game>.txt``, see referee.openings.shipped_book) are
+what ``--openings`` uses by default for FOUNDATIONS and HARI. referee/rejudge.py judges a book
+again with stronger play.
 """
 
 from __future__ import annotations
 
 import random
-import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from protocol import game_class
 from protocol.game import Game
+from protocol.moves import HariMove, Move, Place
 
-TOP = 3
-"""The policy takes one of the heuristic's TOP best moves, uniformly."""
+from .opening_games import GameJob, OpeningGames, derived_seed
+from .opening_results import OpeningResult
+from .openings import Opening, shipped_book
+from .record import GameRecord
+from .timecontrol import TimeControl
+
+__all__ = ["BookEntry", "Built", "BuildSettings", "book_text", "build_book", "draw_line", "shipped_book"]
+
 MAX_TRIES_PER_OPENING = 20
 """Drawn lines per opening wanted, at most, before the builder gives up."""
 
-BOOKS_DIR = Path(__file__).with_name("books")
+# -- the drawing policy ------------------------------------------------------------------------------
+
+def placed_length(move: Move) -> int | None:
+    """The length of the piece a move puts on the board from hand (a HARI move only without
+    slides), None for any other move (a removal, a slide, a discard, a pass)."""
+    if isinstance(move, Place):
+        return move.segment.length
+    if isinstance(move, HariMove) and not move.slides and move.place is not None:
+        return move.place.length
+    return None
 
 
-def shipped_book(game_type: str) -> Path:
-    """Where the shipped book of a game lives (package data)."""
-    return BOOKS_DIR / f"{game_type}.txt"
-
-
-@dataclass(frozen=True)
-class BookEntry:
-    moves: tuple[str, ...]
-    cp: int
-    nodes: int
-    dark_points: float | None = None
-    """Dark's points in the self-play games (a draw is a half), None if none were played."""
-    games: int = 0
-
-    def line(self) -> str:
-        text = f"{' '.join(self.moves)}  # cp {self.cp:+d} nodes {self.nodes}"
-        if self.dark_points is not None:
-            text += f" dark {self.dark_points:g}/{self.games}"
-        return text
+def shortest_placements(game: Game) -> list[Move]:
+    """The mover's legal placements of the shortest length it can place (every legal move if it
+    can place nothing), in the rules' order."""
+    moves = list(game.legal_moves())
+    lengths = [placed_length(move) for move in moves]
+    placed = [length for length in lengths if length is not None]
+    if not placed:
+        return moves
+    shortest = min(placed)
+    return [move for move, length in zip(moves, lengths, strict=True) if length == shortest]
 
 
 def draw_line(game_type: str, plies: int, rng: random.Random) -> tuple[str, ...] | None:
-    """`plies` moves of the heuristic policy with randomness, or None if the game ended."""
-    from engine.strategies.heuristic import ranked_moves
-
+    """`plies` moves from the start, each uniform among the mover's shortest placements;
+    None if the game ended within them."""
     game = game_class(game_type).start()
     moves = []
     for _ in range(plies):
         if game.is_over():
             return None
-        ranked = ranked_moves(game, rng)[:TOP]
-        move = rng.choice(ranked)[1]
-        moves.append(str(game.play(move)))
+        move = rng.choice(shortest_placements(game))
+        game.push(move)
+        moves.append(str(move))
     return None if game.is_over() else tuple(moves)
 
 
-def position_after(game_type: str, moves: tuple[str, ...]) -> Game:
-    """The position an opening reaches from the start (the judge and the self-play games start there)."""
-    game = game_class(game_type).start()
-    for move in moves:
-        game.play(move)
-    return game
+# -- the book file -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BookEntry:
+    """One line of a book: the opening as written (moves, or a position string with moves) and the
+    judgements that kept it (a comment, which referee/openings.py skips)."""
+
+    opening: str
+    comment: str = ""
+
+    def line(self) -> str:
+        return f"{self.opening}  # {self.comment}" if self.comment else self.opening
 
 
-def judge(game_type: str, moves: tuple[str, ...], nodes: int) -> int:
-    """The short search's score of the position after `moves`, in cp for the side to move."""
-    from engine.strategies import Limits, make_strategy
-    from protocol.messages import Info
-
-    game = position_after(game_type, moves)
-    infos: list[Info] = []
-    make_strategy("search").choose(game, Limits(nodes=nodes), threading.Event(), infos.append,
-                                   random.Random(0))
-    scored = [i.score_cp for i in infos if i.score_cp is not None]
-    return scored[-1] if scored else 0
-
-
-def selfplay_game(game_type: str, moves: tuple[str, ...], nodes: int, number: int) -> float:
-    """Dark's points (1, 1/2 or 0) in one game of `search` against itself from `moves`, `nodes` a move.
-
-    The randomness is seeded from the opening and `number`, so a book is rebuilt the same."""
-    from engine.strategies import Limits, make_strategy
-
-    game = position_after(game_type, moves)
-    strategy = make_strategy("search")
-    rng = random.Random(f"book-selfplay/{' '.join(moves)}/{number}")
-    while not game.is_over():
-        game.play(strategy.choose(game, Limits(nodes=nodes), threading.Event(), lambda _info: None, rng))
-    outcome = game.result()
-    winner = None if outcome is None else outcome.winner
-    return 0.5 if winner is None else 1.0 - winner
-
-
-def _selfplay_job(job: tuple[str, tuple[str, ...], int, int]) -> float:
-    return selfplay_game(*job)
-
-
-GameMap = Callable[..., Iterable[float]]
-"""How the self-play games are run: the built-in `map`, or a process pool's."""
-
-
-def dark_points(game_type: str, moves: tuple[str, ...], games: int, nodes: int, run: GameMap = map) -> float:
-    """Dark's points over `games` self-play games from `moves` (selfplay_game)."""
-    return sum(run(_selfplay_job, [(game_type, moves, nodes, k) for k in range(games)]))
-
-
-def build_book(game_type: str, count: int, plies: int, seed: int, nodes: int, max_cp: int,
-               progress: Callable[[int, int], None] | None = None, games: int = 0,
-               selfplay_nodes: int | None = None, max_gap: float = 0.2, jobs: int = 1) -> list[BookEntry]:
-    """Up to `count` distinct openings judged within `max_cp` of even and, when `games` > 0, where
-    Dark's share of `games` self-play games is within `max_gap` of 1/2 (fewer if too few are found).
-    `jobs` > 1 plays the self-play games in that many processes (the book is the same)."""
-    rng = random.Random(f"book/{game_type}/{seed}")
-    seen: set[tuple[str, ...]] = set()
-    book: list[BookEntry] = []
-    pool = ProcessPoolExecutor(jobs) if games and jobs > 1 else None
-    run: GameMap = map if pool is None else pool.map
-    try:
-        for tries in range(count * MAX_TRIES_PER_OPENING):
-            if len(book) >= count:
-                break
-            moves = draw_line(game_type, plies, rng)
-            if moves is None or moves in seen:
-                continue
-            seen.add(moves)
-            cp = judge(game_type, moves, nodes)
-            if abs(cp) <= max_cp:
-                if not games:
-                    book.append(BookEntry(moves, cp, nodes))
-                else:
-                    points = dark_points(game_type, moves, games, selfplay_nodes or nodes, run)
-                    if abs(points / games - 0.5) <= max_gap + 1e-9:
-                        book.append(BookEntry(moves, cp, nodes, points, games))
-            if progress is not None:
-                progress(len(book), tries + 1)
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    return book
-
-
-def book_text(game_type: str, entries: list[BookEntry], header: str) -> str:
-    """The book file's text: a commented header, then one opening per line."""
-    lines = [f"# {game_type} opening book: {header}",
-             "# one opening per line (moves from the start position); '# cp' is the judging search's",
-             "# score for the side to move, in hundredths of a game point; 'dark P/N' Dark's points",
-             "# in N games of search against itself from the opening"]
+def book_text(game_type: str, entries: list[BookEntry], header: list[str]) -> str:
+    """The book file's text: a commented header (its first line names the game and the command),
+    then one opening per line."""
+    lines = [f"# {game_type} opening book: {header[0]}"] + [f"# {text}" for text in header[1:]]
     lines += [entry.line() for entry in entries]
     return "\n".join(lines) + "\n"
 
 
-def write_book(path: str | Path, game_type: str, entries: list[BookEntry], header: str) -> None:
-    Path(path).write_text(book_text(game_type, entries, header), encoding="utf-8")
+# -- building ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """What `isaac-referee book` builds: how many openings of how many plies, and the two judgements."""
+
+    game_type: str
+    count: int
+    plies: int
+    seed: int
+    judge_tc: TimeControl
+    max_cp: int
+    games: int = 16
+    """Games played from each opening judged close to even (0: the score alone decides)."""
+    max_gap: float = 0.2
+
+
+def selfplay_jobs(settings: BuildSettings, opening: Opening, first: str, second: str) -> list[GameJob]:
+    """The games of one opening: pairs with colours swapped, every game with its own seeds."""
+    jobs = []
+    for number in range(settings.games):
+        pair, swapped = divmod(number, 2)
+        dark, light = (second, first) if swapped else (first, second)
+        seeds = [derived_seed("book", settings.seed, opening.describe(), number, side) for side in ("dark", "light")]
+        jobs.append(GameJob(number, opening, dark, light, pair, seeds[0], seeds[1]))
+    return jobs
+
+
+def dark_points(records: list[GameRecord]) -> float:
+    """Dark's points over finished games (a draw is a half)."""
+    return sum({"1-0": 1.0, "0-1": 0.0}.get(record.result, 0.5) for record in records)
+
+
+def cannot_be_even(settings: BuildSettings, records: list[GameRecord]) -> bool:
+    """Whether Dark's share will miss `max_gap` of one half whatever the games still to play give."""
+    dark = dark_points(records)
+    light = len(records) - dark
+    bound = (0.5 + settings.max_gap) * settings.games + 1e-9
+    return dark > bound or light > bound
+
+
+@dataclass
+class Built:
+    """A built book and how it was found."""
+
+    entries: list[BookEntry] = field(default_factory=list)
+    drawn: int = 0
+    """Distinct lines drawn."""
+    scored_even: int = 0
+    """Lines the first engine's score kept (then played, when games are asked for)."""
+    games: int = 0
+    repeats: int = 0
+    """Games that repeated an earlier game of their opening move for move (opening_results.OpeningResult)."""
+
+    def summary(self) -> str:
+        text = (f"{self.drawn} distinct lines drawn, {self.scored_even} judged close to even by score, "
+                f"{len(self.entries)} kept")
+        if self.games:
+            text += f"; {self.games} games played"
+        if self.repeats:
+            text += (f", {self.repeats} of them repeating an earlier game of their opening move for move "
+                     f"(an engine that ignores its Seed at this time control)")
+        return text
+
+
+async def build_book(settings: BuildSettings, engines: OpeningGames,
+                     progress: Callable[[int, int], None] | None = None) -> Built:
+    """Up to `count` distinct openings, in the order drawn, that pass both judgements (fewer if
+    `count` x MAX_TRIES_PER_OPENING draws do not find them). `progress(kept, drawn)` after each draw."""
+    rng = random.Random(f"book/{settings.game_type}/{settings.seed}")
+    first = engines.engines[0].name
+    second = engines.engines[-1].name
+    seen: set[tuple[str, ...]] = set()
+    built = Built()
+    for tries in range(settings.count * MAX_TRIES_PER_OPENING):
+        if len(built.entries) >= settings.count:
+            break
+        moves = draw_line(settings.game_type, settings.plies, rng)
+        if moves is not None and moves not in seen:
+            seen.add(moves)
+            built.drawn += 1
+            entry = await judge_opening(settings, engines, Opening(None, moves), first, second, built)
+            if entry is not None:
+                built.entries.append(entry)
+        if progress is not None:
+            progress(len(built.entries), tries + 1)
+    return built
+
+
+async def judge_opening(settings: BuildSettings, engines: OpeningGames, opening: Opening,
+                        first: str, second: str, built: Built) -> BookEntry | None:
+    """The book line of an opening that passes both judgements, else None (counted in `built`)."""
+    cp = await engines.judge(opening, settings.judge_tc, derived_seed("judge", settings.seed, opening.describe()))
+    if cp is not None and abs(cp) > settings.max_cp:
+        return None
+    built.scored_even += 1
+    notes = [f"cp {cp:+d}" if cp is not None else "cp none"]
+    if settings.games:
+        records = await engines.play(selfplay_jobs(settings, opening, first, second),
+                                     stop=lambda done: cannot_be_even(settings, done))
+        result = OpeningResult(opening.describe())
+        for record in records:
+            result.add(record.to_json())
+        built.games += result.games
+        built.repeats += result.repeats
+        if len(records) < settings.games or not result.is_even(settings.max_gap):
+            return None
+        notes.append(f"dark {result.dark_points:g}/{result.games}")
+    return BookEntry(" ".join(opening.moves), " ".join(notes))

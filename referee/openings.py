@@ -33,6 +33,8 @@ from protocol.errors import ArenaError
 from protocol.game import Game
 from protocol.messages import whole_number
 
+BOOKS_DIR = Path(__file__).with_name("books")
+"""The shipped balanced books, one per game (package data, built by ``isaac-referee book``)."""
 MAX_RANDOM_PLIES = 200
 MAX_DRAWS = 50
 """How often a random opening is redrawn before giving up (it ended the game each time)."""
@@ -77,6 +79,11 @@ class OpeningSource:
         return {"kind": "none"}
 
 
+def shipped_book(game_type: str) -> Path:
+    """Where the shipped book of a game lives."""
+    return BOOKS_DIR / f"{game_type.lower()}.txt"
+
+
 def book_by_default(game_type: str | None) -> bool:
     """Whether matches of this game start from its shipped balanced book unless --openings says otherwise."""
     found = registry.lookup(game_type) if game_type else None
@@ -93,7 +100,6 @@ def parse_source(text: str | None, game_type: str | None = None) -> OpeningSourc
     if text.strip().lower() == "book":
         if game_type is None:
             raise OpeningError("--openings book needs the game (--game) to pick its book")
-        from .book import shipped_book
         text = str(shipped_book(game_type))
         if not Path(text).is_file():
             raise OpeningError(f"--openings book: no shipped book for {game_type} at {text}")
@@ -162,17 +168,27 @@ def parse_opening_line(game_type: str, line: str) -> Opening:
     return Opening(start, tuple(moves))
 
 
-def read_opening_file(game_type: str, path: str) -> list[Opening]:
-    """Every opening of a file, or OpeningError naming the file, line and fault."""
-    openings = []
-    lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+def read_opening_lines(game_type: str, path: str) -> list[tuple[int, str, Opening]]:
+    """(line number, line, opening) of every opening line of a file (comments and blank lines
+    skipped), or OpeningError naming the file, line and fault."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise OpeningError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    out = []
     for number, line in enumerate(lines, 1):
         if not line.split("#", 1)[0].strip():
             continue
         try:
-            openings.append(parse_opening_line(game_type, line))
+            out.append((number, line, parse_opening_line(game_type, line)))
         except (ArenaError, ValueError) as exc:
             raise OpeningError(f"{path}, line {number}: {exc}") from None
+    return out
+
+
+def read_opening_file(game_type: str, path: str) -> list[Opening]:
+    """Every opening of a file, or OpeningError naming the file, line and fault."""
+    openings = [opening for _, _, opening in read_opening_lines(game_type, path)]
     if not openings:
         raise OpeningError(f"{path}: no openings in the file (blank lines and # comments are skipped)")
     return openings

@@ -175,6 +175,19 @@ class EnginePlayer:
                 raise self._failure(Termination.START_FAILURE, f"rejects option value: {exc.message}") from None
             await self._send(SetOption(option.name, value).format(), "setting options", start=True)
 
+    async def set_option(self, name: str, value: str) -> None:
+        """`setoption` of an option the engine declared, between games (a new `Seed` before each game
+        of a book's judgement). ValueError if it declares no such option or the value is out of its
+        bounds (the caller checks `options` first); EngineFailure if the engine is gone."""
+        option = self.options.get(name.lower())
+        if option is None:
+            raise ValueError(f"{self.name} declares no option {name!r}")
+        try:
+            option.coerce(value)
+        except ProtocolError as exc:
+            raise ValueError(f"{self.name}: {exc.message}") from None
+        await self._send(SetOption(option.name, value).format(), "setting options")
+
     async def _ready(self, termination: Termination, doing: str) -> None:
         """isready -> readyok within ping_timeout; an `info string error` on the way means a rejected command."""
         start = termination == Termination.START_FAILURE

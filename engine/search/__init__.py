@@ -1,8 +1,6 @@
-"""Strategy search: the engine's real player (SPEC.md, "Strategy search").
-
-driver.search() is the entry point; per game, isaac_search (PUCT MCTS in the
-placement phase, alpha-beta in the scoring phase), foundations_search and
-hari_search (alpha-beta with leaves judged by a packing race of both hands,
-hari_eval) choose the move; mcts, alphabeta, timeman (the clock) and context (`info` lines) are
-shared; isaac_knowledge and space hold the game knowledge.
+"""Generic search techniques, knowing no game: the driver that runs a game's searcher within the
+limits of a `go` (driver.py, searcher.py), the clock (timeman.py, limits.py), MCTS (mcts.py),
+alpha-beta (alphabeta.py), UCB1 (bandit.py), win chances and scores (winchance.py), and the
+context a search reports through (context.py). Each game's knowledge and searcher are in
+engine/games/<game>/.
 """

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from protocol.game import Game
 from protocol.moves import PASS, Move
 
 from .context import SearchContext
@@ -32,8 +33,8 @@ from .context import SearchContext
 INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2
 """Transposition-table bounds: the value is exact, at least (a cut-off), or at most (all moves failed low)."""
-USE_PARTIAL = True
-"""Play the best move of an iteration cut short (the previous best is always searched first)."""
+
+GameT = TypeVar("GameT", bound=Game)
 
 
 class SearchAborted(Exception):
@@ -47,22 +48,25 @@ class ABResult:
     depth: int
     pv: list[Move] = field(default_factory=list)
     complete: bool = True
+    proven: bool = False
+    """The value is a proven win: the move ends the game won. Any other value, a "win" or a
+    "loss" included, is an estimate over the candidates searched, not over every legal reply."""
 
 
-class AlphaBeta:
+class AlphaBeta(Generic[GameT]):
     """Negamax with alpha-beta pruning on `candidates(game, ply)` and `evaluate(game)`.
 
     `evaluate` and `terminal` return values for the side to move of the given
     game; wins are large (the knowledge's WIN scale) and adjusted by ply so
-    that a quicker win is preferred.
+    that a quicker win is preferred. The clock is looked at every `check_every`
+    nodes (a game whose nodes are slow looks at every one).
     """
 
-    CHECK_EVERY = 16
-
-    def __init__(self, ctx: SearchContext, candidates: Callable[[Any, int], Sequence[Move]],
-                 evaluate: Callable[[Any], float], terminal: Callable[[Any, int], float],
-                 win_value: float, key: Callable[[Any], Hashable] | None = None) -> None:
+    def __init__(self, ctx: SearchContext[Any], candidates: Callable[[GameT, int], Sequence[Move]],
+                 evaluate: Callable[[GameT], float], terminal: Callable[[GameT, int], float],
+                 win_value: float, key: Callable[[GameT], Hashable] | None = None, check_every: int = 16) -> None:
         self.ctx = ctx
+        self.check_every = check_every
         self.key = key
         self.table: dict[Hashable, tuple[int, float, int, Move | None]] = {}
         self.moves: dict[Hashable, Sequence[Move]] = {}
@@ -79,7 +83,7 @@ class AlphaBeta:
         ctx = self.ctx
         ctx.tm.nodes += 1
         self._tick += 1
-        if self._tick >= self.CHECK_EVERY:
+        if self._tick >= self.check_every:
             self._tick = 0
             ctx.maybe_report()
             if ctx.tm.must_stop():
@@ -100,7 +104,7 @@ class AlphaBeta:
             return value + ply
         return value
 
-    def _candidates(self, game: Any, ply: int, key: Hashable | None) -> Sequence[Move]:
+    def _candidates(self, game: GameT, ply: int, key: Hashable | None) -> Sequence[Move]:
         if key is None:
             return self.candidates(game, ply) or [PASS]
         moves = self.moves.get(key)
@@ -108,7 +112,7 @@ class AlphaBeta:
             moves = self.moves[key] = self.candidates(game, ply) or [PASS]
         return moves
 
-    def _search(self, game: Any, depth: int, alpha: float, beta: float, ply: int, pv: list[Move]) -> float:
+    def _search(self, game: GameT, depth: int, alpha: float, beta: float, ply: int, pv: list[Move]) -> float:
         if game.is_over():
             pv.clear()
             return self.terminal(game, ply)
@@ -159,11 +163,12 @@ class AlphaBeta:
         return best
 
     # -- root -------------------------------------------------------------------
-    def search_root(self, game: Any, depth: int, moves: Sequence[Move], alpha: float = -INF,
+    def search_root(self, game: GameT, depth: int, moves: Sequence[Move], alpha: float = -INF,
                     beta: float = INF) -> ABResult:
         """Search `moves` (ordered) to `depth`; returns the best with its value and PV."""
         mover = game.turn
         best_move, best_value, best_pv = moves[0], -INF, [moves[0]]
+        best_proven = False
         scored: list[tuple[float, Move]] = []
         child_pv: list[Move] = []
         self.partial = None
@@ -171,6 +176,7 @@ class AlphaBeta:
             game.push(move)
             try:
                 self._count_node()
+                ends = game.is_over()
                 if game.turn == mover:
                     value = self._search(game, depth - 1, alpha, beta, 1, child_pv)
                 else:
@@ -180,33 +186,35 @@ class AlphaBeta:
             scored.append((value, move))
             if value > best_value:
                 best_move, best_value, best_pv = move, value, [move] + child_pv
+                best_proven = ends and value >= self.win_value / 2
                 if value > alpha:
                     alpha = value
             # Once the previous best move is searched to this depth, the best so far
             # is a sound answer even if the iteration is cut short.
-            self.partial = ABResult(best_move, best_value, depth, list(best_pv), complete=False)
+            self.partial = ABResult(best_move, best_value, depth, list(best_pv), complete=False, proven=best_proven)
         # Next iteration searches the best first, the rest in this iteration's order.
         self.root_order = [best_move] + [m for _, m in scored if m is not best_move]
-        return ABResult(best_move, best_value, depth, best_pv)
+        return ABResult(best_move, best_value, depth, best_pv, proven=best_proven)
 
-    def iterate(self, game: Any, moves: Sequence[Move], max_depth: int,
+    def iterate(self, game: GameT, moves: Sequence[Move], max_depth: int,
                 on_depth: Callable[[ABResult], None] | None = None) -> ABResult:
-        """Iterative deepening until max_depth, the soft deadline or a stop; the deepest complete result."""
+        """Iterative deepening until max_depth, the soft deadline, a stop or a proven win; the deepest
+        complete result. A win or loss over the candidates does not stop it: it is not a proof."""
         result = ABResult(moves[0], 0.0, 0, [moves[0]], complete=False)
         order = list(moves)
         for depth in range(1, max_depth + 1):
             try:
                 result = self.search_root(game, depth, order)
             except SearchAborted:
-                if USE_PARTIAL and self.partial is not None:
+                if self.partial is not None:  # the previous best was searched first: a sound answer
                     result = self.partial
                 result.complete = False
                 break
             order = self.root_order
             if on_depth:
                 on_depth(result)
-            if abs(result.value) >= self.win_value / 2:
-                break  # a forced win or loss found: deeper search changes nothing
+            if result.proven:
+                break
             if self.ctx.tm.soft_expired() or self.ctx.depth_reached(depth):
                 break
         return result

@@ -1,9 +1,9 @@
-"""Shared state of one search: limits, node count, and throttled `info` reporting."""
+"""Shared state of one search: the clock, the settings, node count and throttled `info` reporting."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from protocol.messages import Info
 
@@ -12,39 +12,23 @@ from .timeman import TimeManager
 REPORT_INTERVAL_MS = 100
 """At most ten `info` lines a second (plus the final one)."""
 
-
-def win_probability_to_cp(p: float) -> int:
-    """Hundredths of a game point, side to move: 100 * (expected score won - lost) = 100 * (2p - 1)."""
-    return int(round(100 * (2 * min(1.0, max(0.0, p)) - 1)))
+S = TypeVar("S")
+"""A game's search settings (a frozen dataclass of its searcher's parameters)."""
 
 
-def logistic(x: float) -> float:
-    if x > 40:
-        return 1.0
-    if x < -40:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
+class SearchContext(Generic[S]):
+    """Time manager, settings, depth limit and the `info` callback of one `choose` call.
 
-
-def ucb1_pick(totals: list[float], visits: list[int], played: int, c: float) -> int:
-    """The arm flat Monte Carlo samples next: each once in order, then the best mean plus c * sqrt(ln N / n)."""
-    if played < len(visits):
-        return played
-    log_n = math.log(played)
-    return max(range(len(visits)), key=lambda j: totals[j] / visits[j] + c * math.sqrt(log_n / visits[j]))
-
-
-class SearchContext:
-    """Time manager, depth limit and the `info` callback of one `choose` call.
-
-    `snapshot` is a callable returning the current Info (depth, score, pv ...)
-    without time fields; maybe_report() adds nodes/time/nps and sends it when
-    the last report is at least REPORT_INTERVAL_MS old.
+    `settings` are the searcher's parameters for this search (tuning builds variants of
+    them; nothing else changes a parameter). `snapshot` is a callable returning the
+    current Info (depth, score, pv ...) without time fields; maybe_report() adds
+    nodes/time/nps and sends it when the last report is at least REPORT_INTERVAL_MS old.
     """
 
-    def __init__(self, tm: TimeManager, report: Callable[[Info], None] | None):
+    def __init__(self, tm: TimeManager, report: Callable[[Info], None] | None, settings: S) -> None:
         self.tm = tm
         self.report = report
+        self.settings = settings
         self.snapshot: Callable[[], Info | None] | None = None
         self._last_report_ms = 0.0
 

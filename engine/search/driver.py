@@ -1,6 +1,7 @@
-"""Entry point of Strategy search: pick the game's searcher, run it within the limits, report.
+"""Runs a game's searcher within the limits of one `go`, watched, and reports.
 
-Each game has a module exposing ``moves_left(game)`` (for the clock) and
+A searcher (engine/search/searcher.py; each game's in engine/games/<game>/search.py,
+found by engine.games.searcher_for) gives ``moves_left(game)`` (for the clock) and
 ``choose(game, ctx, rng) -> (move, Info)``. The driver owns the time manager
 and the final `info` line, and checks the chosen move with the rules
 (``check_move``) before returning it, so a search bug can never send an
@@ -30,18 +31,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import PASS, Move
 
 from .context import SearchContext
+from .limits import Limits
+from .searcher import Searcher
 from .timeman import LATENESS, TimeManager
-
-if TYPE_CHECKING:
-    from engine.strategies.base import Limits
 
 Report = Callable[[Info], None] | None
 """Where `info` lines go; None for a silent search (the warm-up)."""
@@ -53,18 +52,10 @@ ORPHAN_JOIN_S = 0.05
 _orphans: list[threading.Thread] = []
 
 
-def searcher_for(game: Any) -> Any:
-    """The game's searcher module: engine/search/<game name>_search.py, by convention."""
-    try:
-        return import_module(f"engine.search.{game.name}_search")
-    except ModuleNotFoundError:
-        raise ValueError(f"search: no searcher for game {game.name!r} "
-                         f"(engine/search/{game.name}_search.py)") from None
-
-
-def search(game: Game, limits: Limits, stop: threading.Event, report: Report, rng: random.Random,
-           started: float | None = None) -> Move:
-    """The move Strategy search plays in `game` under `limits` (see engine.strategies.base).
+def search(game: Game, searcher: Searcher[Any], limits: Limits, stop: threading.Event, report: Report,
+           rng: random.Random, started: float | None = None, settings: object | None = None) -> Move:
+    """The move `searcher` plays in `game` under `limits`, with `settings` (None: the searcher's
+    defaults; else an instance of its settings_type, or TypeError).
 
     The cyclic garbage collector is paused while searching: a search tree holds
     hundreds of thousands of small objects (and no cycles), and full collections
@@ -72,36 +63,45 @@ def search(game: Game, limits: Limits, stop: threading.Event, report: Report, rn
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _search(game, limits, stop, report, rng, started)
+        return _search(game, searcher, _settings(searcher, settings), limits, stop, report, rng, started)
     finally:
         if collecting:
             gc.enable()
 
 
-def _search(game: Game, limits: Limits, stop: threading.Event, report: Report, rng: random.Random,
-            started: float | None) -> Move:
+def _settings(searcher: Searcher[Any], settings: object | None) -> object:
+    if settings is None:
+        return searcher.defaults
+    if not isinstance(settings, searcher.settings_type):
+        raise TypeError(f"search: settings {type(settings).__name__} given to a searcher that takes "
+                        f"{searcher.settings_type.__name__}")
+    return settings
+
+
+def _search(game: Game, searcher: Searcher[Any], settings: object, limits: Limits, stop: threading.Event,
+            report: Report, rng: random.Random, started: float | None) -> Move:
     if game.is_over():  # the front end answers `bestmove (none)` itself; never search then
         raise ValueError("search: the game is over, there is no move to choose")
-    module = searcher_for(game)
     _join_orphans()
     halt = threading.Event()
-    tm = TimeManager(limits, stop, moves_left=module.moves_left(game), start=started,
+    tm = TimeManager(limits, stop, moves_left=searcher.moves_left(game), start=started,
                      reserve_ms=LATENESS.reserve_ms(), halt=halt)
     watched = tm.hard_deadline() is not None and not limits.infinite
+    ctx: SearchContext[Any]
     if watched:
         gate = _Gate(report)
-        ctx = SearchContext(tm, gate.send)
+        ctx = SearchContext(tm, gate.send, settings)
         root = game.copy()  # the worker pushes and pops on `game`, and may outlive this call
-        move, info, abandoned = _watched(game, root, module, ctx, rng, halt, gate)
+        move, info, abandoned = _watched(game, root, searcher, ctx, rng, halt, gate)
         if abandoned:
-            ctx = SearchContext(tm, report)  # the worker's reports are cut off; ours go on
+            ctx = SearchContext(tm, report, settings)  # the worker's reports are cut off; ours go on
             if report is not None:
                 report(Info(string=f"search answered without its searcher {tm.elapsed_ms():.0f} ms "
                                    f"after go (hard deadline {tm.budget.hard_ms:.0f} ms)"))
         game = root
     else:
-        ctx = SearchContext(tm, report)
-        move, info = module.choose(game, ctx, rng)
+        ctx = SearchContext(tm, report, settings)
+        move, info = searcher.choose(game, ctx, rng)
     move = _checked(game, move, ctx)
     if limits.infinite:
         stop.wait()  # `go infinite` answers only after `stop`, even when the search is done
@@ -135,9 +135,9 @@ class _Gate:
             self.open = False
 
 
-def _watched(game: Game, root: Game, module: Any, ctx: SearchContext, rng: random.Random,
+def _watched(game: Game, root: Game, searcher: Searcher[Any], ctx: SearchContext[Any], rng: random.Random,
              halt: threading.Event, gate: _Gate) -> tuple[Move | None, Info | None, bool]:
-    """module.choose in a worker thread; past the hard deadline + grace, answer without it.
+    """searcher.choose in a worker thread; past the hard deadline + grace, answer without it.
 
     Returns (move, info, abandoned); an abandoned search's move is its latest reported best
     (checked in `root`) or None."""
@@ -147,7 +147,7 @@ def _watched(game: Game, root: Game, module: Any, ctx: SearchContext, rng: rando
 
     def work() -> None:
         try:
-            result.append(module.choose(game, ctx, rng))
+            result.append(searcher.choose(game, ctx, rng))
         except BaseException as exc:  # handed to the caller, as if choose ran here
             failure.append(exc)
         finally:
@@ -171,7 +171,7 @@ def _watched(game: Game, root: Game, module: Any, ctx: SearchContext, rng: rando
     return _latest_best(root, ctx), None, True
 
 
-def _latest_best(root: Game, ctx: SearchContext) -> Move | None:
+def _latest_best(root: Game, ctx: SearchContext[Any]) -> Move | None:
     """The first move of the searcher's current report, if it has one and it is legal in `root`."""
     snapshot = ctx.snapshot
     if snapshot is None:
@@ -194,7 +194,7 @@ def _join_orphans() -> None:
             _orphans.remove(worker)
 
 
-def _checked(game: Game, move: Move | None, ctx: SearchContext) -> Move:
+def _checked(game: Game, move: Move | None, ctx: SearchContext[Any]) -> Move:
     """`move` in canonical form if legal; otherwise (a bug) the first legal move, with a warning."""
     if move is not None:
         try:

@@ -2,19 +2,19 @@
 
 Made for huge branching factors: a node does not look at all its moves at
 once. The game's knowledge gives each node a list of candidate moves, best
-first, with prior probabilities; only the first ``k(N) = WIDEN_BASE +
-WIDEN_FACTOR * N ** WIDEN_POWER`` of them (N = the node's visits) compete for
+first, with prior probabilities; only the first ``k(N) = widen_base +
+widen_factor * N ** widen_power`` of them (N = the node's visits) compete for
 visits, so the tree grows deep along good moves and widens as it learns.
 
-Selection maximises ``Q + C_PUCT * P * sqrt(N) / (1 + n)``; an unvisited
-child's Q is its parent's Q minus FPU_REDUCTION. A game's knowledge may set its
-own ``fpu_reduction`` and ``widen_factor`` (FOUNDATIONS does). A new leaf is valued by the
-knowledge's ``leaf_value`` (a static evaluation, possibly after a short
-playout) as the probability that its side to move wins; game ends are exact.
-A leaf's candidates are built at its second visit, not its first (most leaves
-get only one; the search is the same, only faster).
-Turns need not alternate (a player who passed is skipped), so each edge keeps
-statistics for the player who made that move.
+Selection maximises ``Q + c_puct * P * sqrt(N) / (1 + n)``; an unvisited
+child's Q is its parent's Q minus ``fpu_reduction`` (the first-play urgency).
+These numbers are an MCTSSettings, each game's own (its searcher's settings
+hold one). A new leaf is valued by the knowledge's ``leaf_value`` (a static
+evaluation, possibly after a short playout) as the probability that its side to
+move wins; game ends are exact. A leaf's candidates are built at its second
+visit, not its first (most leaves get only one; the search is the same, only
+faster). Turns need not alternate (a player who passed is skipped), so each
+edge keeps statistics for the player who made that move.
 
 Units: a *node* (for `go nodes` and `info nodes`) is one position reached by a
 push, in the tree or in a playout; a *visit* is one simulation (select,
@@ -22,53 +22,6 @@ expand, evaluate, back up). `info depth` is the length of the principal
 variation (most-visited line), `seldepth` the deepest line the tree holds.
 Determinism: all choices use the given rng and node counts, never the clock,
 so a search limited by nodes (not time) is reproducible.
-
-Tried in FOUNDATIONS at 100 ms a move and not kept (2026-11-24):
-- keeping the last tree between moves: the node for the new position held a
-  median of 31 visits, against about 720 simulations a search (4%), and scored
-  84.5% against `flatmc` in-process (200 games, book) where the search without
-  it scored 85.2%;
-- all-moves-as-first (RAVE) statistics, blended with weight a / (a + n + a * n):
-  23% fewer simulations a second; 52.3% over 600 games in-process against the
-  search without them, but through the referee (shipped book, st=0.1) the SPRT
-  [0, 30] accepted H0 after 339 games: -12 Elo (-47, +23);
-- a larger exploration constant for FOUNDATIONS alone (2.5 instead of 1.4):
-  in-process 2.0 and 3.0 each scored 56.2% (+-4.3) over 400 games against 1.4
-  (book, --offset 12000; 0.9 scored 46.2%, and 1.4 against itself 49.5%), but
-  through the referee (shipped book, st=0.1) the SPRT [0, 30] of 2.5 accepted H0
-  after 387 games: -9 Elo (-42, +24). (That build also drew a playout's two spots
-  without listing the others: the same search, about 2% faster in all.)
-- an exact end-game solver first (2026-11-25): alpha-beta to the game's end,
-  win/draw/loss only, a null window just under a win, tried when both hands held at
-  most 10 pieces, given 3,000 nodes (about 15 ms), a proven win played at once:
-  in-process 46.5% (+-4.8) over 300 games against the search without it (new
-  book, 100 ms, --offset 5000). A proven win is one the MCTS mostly finds too, and
-  the attempts that run out of budget cost time where the MCTS needs it.
-- an end-game alpha-beta instead of the MCTS (2026-11-25) when both hands held at most
-  8 pieces: the 12 best quick guesses a ply, leaves valued by the hand margin: 29.9%
-  (+-4.3) over 400 games in-process against the search without it (--offset 30000).
-  Over 12 candidates a ply it "proves" wins that the opponent's other moves refute.
-- sharper or flatter priors (foundations_search.PRIOR_TEMPERATURE 0.6 and 1.7, against
-  1.0): 45.0% (+-4.6) and 51.2% (+-4.5), 400 games each (--offset 31000); ties between
-  equally good guesses broken by a hash of the spot and the free cells, not the rules'
-  order (horizontal first): 50.7% (+-4.2), 400 (--offset 41000); a game end with equal
-  hands valued by the margin of points on the deciding level (the tiebreak), not 0:
-  48.5% (+-4.7), 400 (--offset 34000); the answer the best mean among the moves with
-  at least 60% of the most visits, not the most visited: 49.5% (+-4.3), 400 (--offset 43000).
-
-Simulations are what FOUNDATIONS' search lacks most: in-process the same search
-with 300 ms scored 79.8% (+-4.9) over 200 book games against itself with 100 ms,
-and through the referee st=0.3 scored 81 of 100 against st=0.1. Trimming the
-playout (spots drawn without listing the others, the clock looked at every 8
-plies: the same search, 6% faster at a fixed node count, about 3% more nodes at
-movetime 100) was too small a step to show: its SPRT [-20, 10] (shipped book,
-st=0.1) accepted H0 after 621 games, -19 Elo (-45, +7), and it was not merged.
-Rebuilt instead on a scratch copy (engine/search/foundations_playout.py, the same
-policy), FOUNDATIONS playouts take about 35% less time, and the engine makes
-about 1.3x the nodes at movetime 100 (1.2x under the referee's load). Its SPRT
-[-10, 20] against the search before it (shipped book, st=0.1) accepted H1 after
-1,097 games: 51.8%, pair-based Elo +13 (-5, +31): more simulations are worth
-less here than three times the time suggested.
 """
 
 from __future__ import annotations
@@ -76,26 +29,37 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from operator import ge
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import PASS, Move
 
-from .context import SearchContext, win_probability_to_cp
+from .context import SearchContext
+from .winchance import proven_score, win_probability_to_cp
 
 Scored = list[tuple[Move, float]]
 """Candidate moves with their prior weights, best first."""
 
-C_PUCT = 1.4
-FPU_REDUCTION = 0.2
-WIDEN_BASE = 3
-WIDEN_FACTOR = 1.5
-WIDEN_POWER = 0.5
-INNER_MAX_CHILDREN = 64
-"""Candidates an inner node keeps (best prior first): progressive widening reaches
-3 + 1.5 * sqrt(N) of them, 64 only after ~1,600 visits to that node. The root keeps all."""
+
+@dataclass(frozen=True)
+class MCTSSettings:
+    """The tree's numbers (module docstring); each game's searcher holds its own."""
+
+    c_puct: float = 1.4
+    fpu_reduction: float = 0.2
+    widen_base: int = 3
+    widen_factor: float = 1.5
+    widen_power: float = 0.5
+    inner_max_children: int = 64
+    """Candidates an inner node keeps (best prior first): progressive widening reaches
+    3 + 1.5 * sqrt(N) of them, 64 only after ~1,600 visits to that node. The root keeps all."""
+
+
+G = TypeVar("G", bound=Game, contravariant=True)
+GameT = TypeVar("GameT", bound=Game)
 
 
 class Node:
@@ -105,8 +69,8 @@ class Node:
     point of view of `mover`, the player who made it.
     """
 
-    __slots__ = ("mover", "visits", "total", "moves", "priors", "children", "terminal", "exact", "tried",
-                 "ordered")
+    __slots__ = ("mover", "visits", "total", "moves", "priors", "children", "terminal", "exact", "outcome",
+                 "tried", "ordered")
 
     def __init__(self, mover: int):
         self.mover = mover
@@ -117,6 +81,7 @@ class Node:
         self.children: list[Node | None] | None = None
         self.terminal = False
         self.exact: float | None = None  # value for `mover` when the game ended here
+        self.outcome = 0  # when the game ended here: 1 `mover` won, -1 lost, 0 a draw (a proven result)
         self.tried = 0  # children built so far (each was visited when it was built)
         self.ordered = False  # priors best first: the tried children are then the first `tried`
 
@@ -124,70 +89,34 @@ class Node:
         return self.total / self.visits if self.visits else 0.5
 
 
-class PlayoutKnowledge:
-    """Knowledge whose leaves are valued by playing on with a cheap policy (FOUNDATIONS, HARI).
+class Knowledge(Protocol[G]):
+    """What MCTS asks of a game's knowledge.
 
-    Subclasses give candidates, terminal_value, playout_move(game, rng) and
-    static_value(game, color) for a playout cut short by the ply cap or a stop.
-    """
+    candidates(game): (move, prior) best first, priors >= 0 on any scale;
+    leaf_value(game, rng, ctx): the probability that the side to move wins;
+    terminal_value(game, color): 1 win, 0.5 draw, 0 loss for `color`;
+    uses_playouts: whether leaf values come from playouts (reported as `rollouts`)."""
 
-    uses_playouts = True
-    playout_plies = 40
-
-    def candidates(self, game: Any) -> Scored:
-        raise NotImplementedError
-
-    def terminal_value(self, game: Any, color: int) -> float:
-        raise NotImplementedError
-
-    def playout_move(self, game: Any, rng: random.Random) -> Move:
-        raise NotImplementedError
-
-    def static_value(self, game: Any, color: int) -> float:
-        raise NotImplementedError
-
-    def leaf_value(self, game: Any, rng: random.Random, ctx: SearchContext) -> float:
-        """Play both sides on; value for the side to move now. The game is restored."""
-        me = game.turn
-        pushed = 0
-        try:
-            while not game.is_over() and pushed < self.playout_plies:
-                game.push(self.playout_move(game, rng))
-                pushed += 1
-                ctx.tm.nodes += 1
-                if ctx.tm.stopped():
-                    break
-            if game.is_over():
-                return self.terminal_value(game, me)
-            return self.static_value(game, me)
-        finally:
-            for _ in range(pushed):
-                game.pop()
+    @property
+    def uses_playouts(self) -> bool: ...
+    def candidates(self, game: G) -> Scored: ...
+    def leaf_value(self, game: G, rng: random.Random, ctx: SearchContext[Any]) -> float: ...
+    def terminal_value(self, game: G, color: int) -> float: ...
 
 
-class Knowledge(Protocol):
-    """What MCTS asks of a game's knowledge (see MCTS)."""
+class MCTS(Generic[GameT]):
+    """One search tree over `game` (mutated with push/pop during the search, restored after)."""
 
-    def candidates(self, game: Any) -> Scored: ...
-    def leaf_value(self, game: Any, rng: random.Random, ctx: SearchContext) -> float: ...
-    def terminal_value(self, game: Any, color: int) -> float: ...
-
-
-class MCTS:
-    """One search tree over `game` (mutated with push/pop during the search, restored after).
-
-    knowledge must provide:
-      candidates(game) -> list[(move, prior)]  (best first; priors >= 0, any scale)
-      leaf_value(game, rng, ctx) -> float       (probability the side to move wins)
-      terminal_value(game, color) -> float      (1 win, 0.5 draw, 0 loss for `color`)
-    """
-
-    def __init__(self, game: Game, knowledge: Knowledge, ctx: SearchContext, rng: random.Random,
-                 root_moves: Scored | None = None) -> None:
+    def __init__(self, game: GameT, knowledge: Knowledge[GameT], ctx: SearchContext[Any], rng: random.Random,
+                 settings: MCTSSettings, root_moves: Scored | None = None) -> None:
         self.game = game
         self.k = knowledge
-        self.fpu_reduction: float = getattr(knowledge, "fpu_reduction", FPU_REDUCTION)
-        self.widen_factor: float = getattr(knowledge, "widen_factor", WIDEN_FACTOR)
+        self.c_puct = settings.c_puct
+        self.fpu_reduction = settings.fpu_reduction
+        self.widen_base = settings.widen_base
+        self.widen_factor = settings.widen_factor
+        self.widen_power = settings.widen_power
+        self.inner_max_children = settings.inner_max_children
         self.ctx = ctx
         self.rng = rng
         self.root = Node(mover=1 - game.turn)
@@ -200,8 +129,8 @@ class MCTS:
     def _set_moves(self, node: Node, scored: Scored) -> None:
         if not scored:
             scored = [(PASS, 1.0)]
-        if node is not self.root and len(scored) > INNER_MAX_CHILDREN:
-            scored = scored[:INNER_MAX_CHILDREN]
+        if node is not self.root and len(scored) > self.inner_max_children:
+            scored = scored[:self.inner_max_children]
         node.moves = [m for m, _ in scored]
         weights = [p if p > 0.0 else 0.0 for _, p in scored]  # max(0.0, p), NaN included, in one pass
         total = sum(weights)
@@ -215,7 +144,7 @@ class MCTS:
 
     def _widening(self, node: Node) -> int:
         assert node.moves is not None
-        return min(len(node.moves), WIDEN_BASE + int(self.widen_factor * node.visits ** WIDEN_POWER))
+        return min(len(node.moves), self.widen_base + int(self.widen_factor * node.visits ** self.widen_power))
 
     def _select(self, node: Node) -> int:
         """Index of the child to descend into (PUCT over the widened prefix).
@@ -229,6 +158,7 @@ class MCTS:
         sqrt_n = math.sqrt(node.visits + 1)
         fpu = max(0.0, (1.0 - node.q()) - self.fpu_reduction) if node.visits else 0.5
         best_i, best_score = 0, -1e18
+        c_puct = self.c_puct
         children, priors = node.children, node.priors
         assert children is not None and priors is not None
         for i in range(limit):
@@ -237,7 +167,7 @@ class MCTS:
                 q, n = fpu, 0
             else:
                 q, n = child.total / child.visits, child.visits
-            score = q + C_PUCT * priors[i] * sqrt_n / (1 + n)
+            score = q + c_puct * priors[i] * sqrt_n / (1 + n)
             if score > best_score:
                 best_i, best_score = i, score
         return best_i
@@ -260,6 +190,7 @@ class MCTS:
                     if game.is_over():
                         node.terminal = True
                         node.exact = self.k.terminal_value(game, node.mover)
+                        node.outcome = _outcome(game, node.mover)
                         value_for, value = node.mover, node.exact
                         break
                     if node.visits == 0:
@@ -345,15 +276,19 @@ class MCTS:
         return True
 
     def info(self) -> Info:
+        """The search's current line and score: an estimate (the best child's mean), or a proven
+        win when the best move ends the game won. Reads the tree only (another thread may ask)."""
         pv = self.principal_variation()
         root = self.root
         value = 0.5
-        if root.children:
-            child = root.children[self.best_index()]
-            if child is not None and child.visits:
-                value = child.q()
-        return Info(depth=len(pv), seldepth=self.max_depth, visits=root.visits,
+        child = root.children[self.best_index()] if root.children else None
+        if child is not None and child.visits:
+            value = child.q()
+        info = Info(depth=len(pv), seldepth=self.max_depth, visits=root.visits,
                     score_cp=win_probability_to_cp(value), pv=[str(m) for m in pv])
+        if child is not None and child.terminal and child.outcome > 0:
+            info.score_cp, info.wdl = proven_score(1)
+        return info
 
     def run(self, should_stop: Callable[[], bool]) -> None:
         """Simulate until should_stop() (checked after every simulation)."""
@@ -366,8 +301,15 @@ class MCTS:
                 return
 
 
-def run_mcts(game: Game, knowledge: Knowledge, ctx: SearchContext, rng: random.Random,
-             root_moves: Scored) -> tuple[Move, Info]:
+def _outcome(game: Game, color: int) -> int:
+    """1 if `color` won the finished `game`, -1 if it lost, 0 for a draw."""
+    result = game.result()
+    assert result is not None, "only finished games have an outcome"
+    return 0 if result.winner is None else (1 if result.winner == color else -1)
+
+
+def run_mcts(game: GameT, knowledge: Knowledge[GameT], ctx: SearchContext[Any], rng: random.Random,
+             root_moves: Scored, settings: MCTSSettings) -> tuple[Move, Info]:
     """Search from `game` until the limits say stop; (best move, final Info).
 
     Stops at the soft deadline, the node limit, `stop`, or (with `go depth d`)
@@ -375,7 +317,7 @@ def run_mcts(game: Game, knowledge: Knowledge, ctx: SearchContext, rng: random.R
     """
     if len(root_moves) == 1:
         return root_moves[0][0], Info(depth=1, pv=[str(root_moves[0][0])])
-    tree = MCTS(game, knowledge, ctx, rng, root_moves=root_moves)
+    tree = MCTS(game, knowledge, ctx, rng, settings, root_moves=root_moves)
     tm = ctx.tm
     depth_limit = tm.depth_limit
 
@@ -388,6 +330,6 @@ def run_mcts(game: Game, knowledge: Knowledge, ctx: SearchContext, rng: random.R
 
     tree.run(should_stop)
     info = tree.info()
-    if getattr(knowledge, "uses_playouts", False):
+    if knowledge.uses_playouts:
         info.rollouts = tree.simulations
     return tree.best_move(), info

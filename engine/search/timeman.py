@@ -38,10 +38,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from engine.strategies.base import Limits
+from .limits import Limits
 
 DEFAULT_MOVETIME_MS = 1000
 """Thinking time for a `go` that names no limit at all."""
@@ -93,7 +91,7 @@ LATENESS = Lateness()
 
 
 def plan_budget(limits: Limits, moves_left: int, reserve_ms: float = 0.0) -> Budget:
-    """The thinking time for one move under `limits` (engine.strategies.base.Limits).
+    """The thinking time for one move under `limits`.
 
     `moves_left` is the caller's estimate of how many more moves the side to
     move will make in this game (used only with a clock and no movestogo).

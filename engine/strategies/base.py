@@ -8,27 +8,12 @@ event to poll, a callback for `info` lines and a seeded random generator.
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
 
+from engine.search.limits import Limits
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
-
-
-@dataclass
-class Limits:
-    """What `go` allows for this move. Times in ms; None = not given."""
-    time_left: int | None = None      # mover's clock
-    increment: int = 0                # mover's increment
-    movestogo: int | None = None
-    movetime: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    infinite: bool = False
-    move_overhead: int = 15           # MoveOverhead option, ms
-    started: float | None = None      # time.monotonic() when `go` arrived (the move's clock starts there)
-    own_book: bool = False            # OwnBook option: `search` may answer from engine/books (the engine sets it)
 
 
 class Strategy(Protocol):
@@ -43,3 +28,5 @@ class Strategy(Protocol):
     name: str
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
                report: Callable[[Info], None], rng: random.Random) -> Move: ...
+
+__all__ = ["Limits", "Strategy"]

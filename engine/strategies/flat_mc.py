@@ -25,72 +25,96 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
+from engine.games import has_searcher, searcher_for
+from engine.games.foundations import playout as foundations_playout
+from engine.games.foundations import value as foundations_value
+from engine.games.hari import playout as hari_playout
+from engine.games.hari import value as hari_value
+from engine.games.isaac import knowledge as isaac_knowledge
+from engine.search.bandit import ucb1_pick
+from engine.search.timeman import TimeManager
+from engine.search.winchance import logistic
 from protocol import registry
 from protocol.foundations import FoundationsGame
 from protocol.game import Game
 from protocol.hari import HariGame
 from protocol.isaac import IsaacGame
 from protocol.messages import Info
-from protocol.moves import PASS
+from protocol.moves import PASS, Move
 
 from .base import Limits
+from .heuristic import ranked_moves
 
 ALL_MOVES_UP_TO = 24
 CANDIDATES = 16
 PLAYOUT_PLIES = 80
 UCB_C = 0.4
 
+# The partner's own numbers, fixed: a yardstick is not tuned along with the search.
+HARI_SKIP = 0.1
+"""HARI playouts: chance of the second-shortest length instead of the shortest."""
+HARI_MARGIN_SCALE = 6.0
+FOUNDATIONS_SAMPLE = 12
+"""FOUNDATIONS playouts: the snuggest of this many drawn placements."""
+FOUNDATIONS_DEVIATE = 0.2
+FOUNDATIONS_MARGIN_SCALE = 8.0
+WDL_WEIGHT = 0.7
+"""A game end's value: this share win/draw/loss, the rest the margin (HARI, FOUNDATIONS)."""
+ISAAC_POINT_SCALE = 12.0
+ISAAC_POTENTIAL = 1.5
+"""ISAAC's evaluation of a placement position cut short weighs potential so."""
 
-Policy = Callable[[Any, random.Random], Any]
-Valuer = Callable[[Any, int], float]
+Policy = Callable[[Game, random.Random], Move]
+Valuer = Callable[[Game, int], float]
 """1/0.5/0 for a colour at a game end (margin blended in), or a static guess if cut short."""
 
 
-def _random_policy(game: Any, rng: random.Random) -> Any:
+def _random_policy(game: Game, rng: random.Random) -> Move:
     return game.random_move(rng) or PASS
 
 
-def _hari_policy(game: Any, rng: random.Random) -> Any:
-    from engine.search.hari_search import playout_move
-    return playout_move(game, rng)
+def _hari_policy(game: Game, rng: random.Random) -> Move:
+    assert isinstance(game, HariGame)
+    return hari_playout.playout_move(game, rng, HARI_SKIP)
 
 
-def _foundations_policy(game: Any, rng: random.Random) -> Any:
-    from engine.search.foundations_search import PARTNER_SAMPLE, playout_move
-    return playout_move(game, rng, PARTNER_SAMPLE)
+def _foundations_policy(game: Game, rng: random.Random) -> Move:
+    assert isinstance(game, FoundationsGame)
+    move = foundations_playout.playout_move(game, rng, FOUNDATIONS_SAMPLE, FOUNDATIONS_DEVIATE)
+    assert move is not None, "a playout moves only in a game that is not over"
+    return move
 
 
-def _hari_value(game: Any, color: int) -> float:
-    from engine.search import hari_search as H
+def _hari_value(game: Game, color: int) -> float:
+    assert isinstance(game, HariGame)
     if game.is_over():
-        return H.terminal_value(game, color)
-    return float(H.HariKnowledge().static_value(game, color))
+        return hari_value.terminal_value(game, color, WDL_WEIGHT, HARI_MARGIN_SCALE)
+    return hari_value.static_value(game, color, HARI_MARGIN_SCALE)
 
 
-def _foundations_value(game: Any, color: int) -> float:
-    from engine.search import foundations_search as F
+def _foundations_value(game: Game, color: int) -> float:
+    assert isinstance(game, FoundationsGame)
     if game.is_over():
-        return F.terminal_value(game, color, F.PARTNER_WDL_WEIGHT)
-    return float(F.static_value(game, color))
+        return foundations_value.terminal_value(game, color, WDL_WEIGHT, FOUNDATIONS_MARGIN_SCALE)
+    return foundations_value.static_value(game, color, FOUNDATIONS_MARGIN_SCALE)
 
 
-def _isaac_value(game: Any, color: int) -> float:
-    from engine.search.context import logistic
+def _isaac_value(game: Game, color: int) -> float:
+    assert isinstance(game, IsaacGame)
     if game.is_over():
         return _outcome_value(game, color)
-    from engine.search.isaac_search import POINT_SCALE, evaluate
-    value = evaluate(game)
-    return logistic((value if game.turn == color else -value) / POINT_SCALE)
+    value = isaac_knowledge.evaluate(game, 0.0, ISAAC_POTENTIAL)
+    return logistic((value if game.turn == color else -value) / ISAAC_POINT_SCALE)
 
 
-def _outcome_value(game: Any, color: int) -> float:
+def _outcome_value(game: Game, color: int) -> float:
     result = game.result()
+    assert result is not None, "only finished games are valued this way"
     return 0.5 if result.winner is None else (1.0 if result.winner == color else 0.0)
 
 
-def _measure_value(game: Any, color: int) -> float:
+def _measure_value(game: Game, color: int) -> float:
     """Any other registered game: the outcome at a game end, else who leads by the game's measure."""
     if game.is_over():
         return _outcome_value(game, color)
@@ -108,19 +132,8 @@ _PLAYOUTS: dict[type[Game], tuple[Policy, Valuer]] = {
 _GENERIC: tuple[Policy, Valuer] = (_random_policy, _measure_value)
 
 
-def _playout_policy(game: Any) -> Policy:
-    return _PLAYOUTS.get(type(game), _GENERIC)[0]
-
-
-def _final_value(game: Any, color: int) -> float:
-    """1/0.5/0 for `color` at a game end (margin blended in), or a static guess if cut short."""
-    return _PLAYOUTS.get(type(game), _GENERIC)[1](game, color)
-
-
-def candidates(game: Any, rng: random.Random) -> list[Any]:
+def candidates(game: Game, rng: random.Random) -> list[Move]:
     """The moves flat MC shares its playouts over, best guess first."""
-    from .heuristic import ranked_moves
-
     if game.count_legal_moves() <= ALL_MOVES_UP_TO:
         moves = list(game.legal_moves())
         if moves:
@@ -133,25 +146,22 @@ class FlatMCStrategy:
 
     name = "flatmc"
 
-    def choose(self, game: Any, limits: Limits, stop: threading.Event,
-               report: Callable[[Info], None], rng: random.Random) -> Any:
-        from engine.search.context import ucb1_pick
-        from engine.search.timeman import TimeManager
-
+    def choose(self, game: Game, limits: Limits, stop: threading.Event,
+               report: Callable[[Info], None], rng: random.Random) -> Move:
         started = time.monotonic()
         tm = TimeManager(limits, stop, moves_left=_moves_left(game), start=started)
         moves = candidates(game, rng)
         if len(moves) == 1:
             report(Info(depth=1, nodes=1, pv=[str(moves[0])]))
             return moves[0]
-        policy = _playout_policy(game)
+        policy, valuer = _PLAYOUTS.get(type(game), _GENERIC)
         me = game.turn
         visits = [0] * len(moves)
         totals = [0.0] * len(moves)
         played = 0
         while True:
             i = ucb1_pick(totals, visits, played, UCB_C)
-            value = self._playout(game, moves[i], policy, me, rng, tm)
+            value = self._playout(game, moves[i], policy, valuer, me, rng, tm)
             visits[i] += 1
             totals[i] += value
             played += 1
@@ -165,7 +175,8 @@ class FlatMCStrategy:
         return moves[best]
 
     @staticmethod
-    def _playout(game: Any, move: Any, policy: Policy, me: int, rng: random.Random, tm: Any) -> float:
+    def _playout(game: Game, move: Move, policy: Policy, valuer: Valuer, me: int, rng: random.Random,
+                 tm: TimeManager) -> float:
         pushed = 0
         try:
             game.push(move)
@@ -177,18 +188,14 @@ class FlatMCStrategy:
                 tm.nodes += 1
                 if tm.stopped():  # out of time: the static guess values the playout cut short
                     break
-            return _final_value(game, me)
+            return valuer(game, me)
         finally:
             for _ in range(pushed):
                 game.pop()
 
 
-def _moves_left(game: Any) -> int:
+def _moves_left(game: Game) -> int:
     """The game's searcher's estimate for the clock; for a game without one, the pieces in hand."""
-    from engine.search.driver import searcher_for
-
-    try:
-        searcher = searcher_for(game)
-    except ValueError:
+    if not has_searcher(game.name):
         return max(1, int(sum(game.hand(game.turn))))
-    return int(searcher.moves_left(game))
+    return searcher_for(game.name).moves_left(game)

@@ -1,51 +1,65 @@
-"""Strategy `search`: the engine's real player (engine/search/, SPEC.md "Strategy search")."""
+"""Strategy `search`: the engine's real player (engine/games/<game>/search.py under engine/search/driver.py;
+SPEC.md "Strategy search")."""
 
 from __future__ import annotations
 
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from engine.book import book_move, load_book
+from engine.games import searcher_for
+from engine.search.driver import search
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
 from .base import Limits
 
+
+def search_settings(changes: str) -> dict[str, object]:
+    """The settings variant a SearchSettings text asks for (engine/games/tuning.py); ValueError if bad."""
+    from engine.games.tuning import parse_changes  # the game searchers' defaults: imported when asked
+
+    return parse_changes(changes)
+
+
 WARM_UP_NODES = 200
 """Size of the throw-away search `prepare` runs, so that lazy tables are built before a timed `go`."""
 
 
 class SearchStrategy:
-    """Searches the position within the `go` limits; see engine.search.driver."""
+    """Searches the position within the `go` limits with the game's searcher.
+
+    `settings` maps a game's name to the settings its searcher plays with instead of its
+    defaults (tuning scripts build variants this way); the engine plays the defaults."""
 
     name = "search"
+
+    def __init__(self, settings: Mapping[str, object] | None = None) -> None:
+        self.settings = dict(settings or {})
+        self._prepared: set[str] = set()
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
                report: Callable[[Info], None], rng: random.Random) -> Move:
         started = time.monotonic()  # the clock runs from the arrival of `go` (limits.started) if known, else from here
         if limits.own_book and not limits.infinite:
-            from engine.opening_book import book_move
-
             move = book_move(game)
             if move is not None:
                 report(Info(pv=[str(move)], string="book move"))
                 return move
-        from engine.search.driver import search  # heavy imports only when searching
+        return self._search(game, limits, stop, report, rng, started)
 
-        return search(game, limits, stop, report, rng, started=started)
+    def _search(self, game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None] | None,
+                rng: random.Random, started: float | None = None) -> Move:
+        return search(game, searcher_for(game.name), limits, stop, report, rng, started=started,
+                      settings=self.settings.get(game.name))
 
     def prepare(self, game: Game) -> None:
         """Import the searcher of `game`'s type and run a tiny search (once per game type)."""
-        from engine.search.driver import search
-
-        prepared: set[str] = getattr(self, "_prepared", set())
-        if game.name in prepared or game.is_over():
+        if game.name in self._prepared or game.is_over():
             return
-        from engine.opening_book import load_book
-
         load_book(game.name)
-        search(game.copy(), Limits(nodes=WARM_UP_NODES), threading.Event(), None, random.Random(0))
-        prepared.add(game.name)
-        self._prepared = prepared
+        self._search(game.copy(), Limits(nodes=WARM_UP_NODES), threading.Event(), None, random.Random(0))
+        self._prepared.add(game.name)

@@ -9,19 +9,17 @@ one, and never cost more nodes.
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 
-from engine.search import isaac_knowledge as K
+from engine.games.isaac import knowledge as K
+from engine.games.isaac.search import _ab_candidates, choose_scoring, evaluate, terminal_points
+from engine.games.isaac.settings import IsaacSettings
 from engine.search.alphabeta import AlphaBeta
-from engine.search.context import SearchContext
-from engine.search.isaac_search import _ab_candidates, search_evaluate, terminal_points
-from engine.search.timeman import TimeManager
-from engine.strategies.base import Limits
 from protocol.isaac import IsaacGame
 from protocol.moves import Remove
 from protocol.state import Phase
+from tests.support.search import context
 
 SCORING_STARTS = [
     "isaac b2h2,i2i7,j5j9,a6a9,c6h6,c7c9,d7d9,e7h7,e8i8,e9i9/a0d0,e0h0,a1a5,b1f1,g1i1,j1j4,b3b9,c3h3,"
@@ -47,8 +45,9 @@ def _random_scoring_starts(count: int, seed: int) -> list[str]:
 
 def _search(position: str, depth: int, keyed: bool) -> tuple[float, int, str]:
     game = IsaacGame.from_position(position)
-    ctx = SearchContext(TimeManager(Limits(depth=depth), threading.Event()), None)
-    ab = AlphaBeta(ctx, _ab_candidates, search_evaluate, terminal_points, K.WIN_EVAL,
+    settings = IsaacSettings()
+    ctx = context(settings, depth=depth)
+    ab = AlphaBeta(ctx, _ab_candidates, lambda g: evaluate(g, settings), terminal_points, K.WIN_EVAL,
                    key=IsaacGame.scoring_key if keyed else None)
     moves = K.removal_candidates(game, wide=True)
     result = ab.search_root(game, depth, moves)
@@ -68,8 +67,9 @@ def test_table_keeps_the_value_and_saves_nodes(position):
 
 def _iterate_nodes(position: str, depth: int, keyed: bool) -> int:
     game = IsaacGame.from_position(position)
-    ctx = SearchContext(TimeManager(Limits(depth=depth), threading.Event()), None)
-    ab = AlphaBeta(ctx, _ab_candidates, search_evaluate, terminal_points, K.WIN_EVAL,
+    settings = IsaacSettings()
+    ctx = context(settings, depth=depth)
+    ab = AlphaBeta(ctx, _ab_candidates, lambda g: evaluate(g, settings), terminal_points, K.WIN_EVAL,
                    key=IsaacGame.scoring_key if keyed else None)
     ab.iterate(game, K.removal_candidates(game, wide=True), depth)
     return ctx.tm.nodes
@@ -99,13 +99,11 @@ def test_scoring_key_names_the_position():
 
 def test_engine_search_is_reproducible_with_the_table():
     """Two runs of one depth-limited scoring search answer the same (the table starts empty each move)."""
-    from engine.search.isaac_search import choose_scoring
-
     answers = []
     for _ in range(2):
         game = IsaacGame.from_position(SCORING_STARTS[0])
-        ctx = SearchContext(TimeManager(Limits(depth=4), threading.Event()), None)
-        move, info = choose_scoring(game, ctx, random.Random(1))
+        ctx = context(IsaacSettings(), depth=4)
+        move, info = choose_scoring(game, ctx)
         answers.append((str(move), info.score_cp, ctx.tm.nodes))
     assert answers[0] == answers[1]
 

@@ -1,4 +1,4 @@
-"""The C core of FOUNDATIONS' leaves (engine/search/_foundationsfast.c via foundations_native).
+"""The C core of FOUNDATIONS' leaves and ordering (engine/games/foundations/_core.c via native.py).
 
 The core is a private model of the position for speed; these tests hold it to the rules
 (every playout move it makes is legal on FoundationsGame, and its games end as the rules
@@ -9,22 +9,26 @@ proportion when deviating), and to its input checks."""
 from __future__ import annotations
 
 import random
-import threading
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
-from engine.search import foundations_native, foundations_search
-from engine.search.context import SearchContext
-from engine.search.foundations_value import BIAS, WEIGHTS, model_value
-from engine.search.space import NEIGHBOURS
-from engine.search.timeman import TimeManager
-from engine.strategies.base import Limits
+from engine.games.foundations import _core, ordering
+from engine.games.foundations import native as foundations_native
+from engine.games.foundations.playout import playout_move
+from engine.games.foundations.search import SEARCHER, FoundationsKnowledge
+from engine.games.foundations.settings import FoundationsSettings
+from engine.games.foundations.value import BIAS, WEIGHTS, model_value
+from engine.games.packing import NEIGHBOURS
 from protocol import new_game
 from protocol.board import SEGMENTS, segments_from_starts
 from protocol.moves import PASS, Place
 from referee.book import shipped_book
 from referee.openings import read_opening_file
+from tests.support.search import context
+
+SETTINGS = FoundationsSettings()
 
 
 def varied_positions(count: int, seed: int) -> list:
@@ -39,7 +43,7 @@ def varied_positions(count: int, seed: int) -> list:
         for _ in range(rng.randrange(0, 26)):
             if game.is_over():
                 break
-            game.push(game.random_move(rng) if rng.random() < 0.3 else foundations_search.playout_move(game, rng))
+            game.push(game.random_move(rng) if rng.random() < 0.3 else playout_move(game, rng, SETTINGS.playout_sample, SETTINGS.deviate))
         if not game.is_over():
             found.append(game)
     return found
@@ -61,9 +65,7 @@ def test_the_core_is_built():
 
 
 def test_segments_are_the_boards():
-    from engine.games.foundations import _core as _foundationsfast
-
-    assert _foundationsfast.segments() == [(s.lo, s.hi, s.length, int(s.horizontal)) for s in SEGMENTS]
+    assert _core.segments() == [(s.lo, s.hi, s.length, int(s.horizontal)) for s in SEGMENTS]
 
 
 def test_the_model_equals_the_python_one():
@@ -73,12 +75,12 @@ def test_the_model_equals_the_python_one():
 
 def test_move_ordering_equals_the_python_one(monkeypatch):
     """Moves and priors of the core's ordering, all of them and an inner node's best, exactly the Python ones."""
-    for keep in (10_000, foundations_search.INNER_MAX_CHILDREN, 5):
+    for keep in (10_000, SETTINGS.mcts.inner_max_children, 5):
         for game in POSITIONS:
-            with_core = foundations_search.candidate_moves(game, quick=True, keep=keep)
-            monkeypatch.setattr(foundations_search, "NATIVE", False)
-            assert with_core == foundations_search.candidate_moves(game, quick=True, keep=keep)
-            monkeypatch.setattr(foundations_search, "NATIVE", True)
+            with_core = ordering.candidate_moves(game, SETTINGS.prior_temperature, keep=keep)
+            monkeypatch.setattr(foundations_native, "AVAILABLE", False)
+            assert with_core == ordering.candidate_moves(game, SETTINGS.prior_temperature, keep=keep)
+            monkeypatch.setattr(foundations_native, "AVAILABLE", True)
 
 
 @pytest.mark.parametrize("deviate", [0.0, 0.2, 1.0])
@@ -134,25 +136,24 @@ def test_deviating_draws_lengths_in_proportion_to_their_placements():
         assert drawn[n] / 4000 == pytest.approx(k / total, abs=0.03)
 
 
-def test_the_search_values_leaves_with_the_core(monkeypatch):
-    """One leaf, with the core and without it, mixes LEAF_MIX of the model with a playout's result."""
-    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None)
-    knowledge = foundations_search.FoundationsKnowledge()
+def test_the_search_values_leaves_with_the_core():
+    """One leaf mixes leaf_mix of the model with a playout's result (the model alone at 1)."""
     game = POSITIONS[3]
-    monkeypatch.setattr(foundations_search, "LEAF_MIX", 1.0)
-    assert knowledge.leaf_value(game, random.Random(1), ctx) == model_value(game.scratch())
-    monkeypatch.setattr(foundations_search, "LEAF_MIX", 0.5)
-    value = knowledge.leaf_value(game, random.Random(1), ctx)
+    model_only = replace(SETTINGS, leaf_mix=1.0)
+    ctx = context(model_only, infinite=True)
+    assert FoundationsKnowledge(model_only).leaf_value(game, random.Random(1), ctx) == model_value(game.scratch())
+    ctx = context(SETTINGS, infinite=True)
+    value = FoundationsKnowledge(SETTINGS).leaf_value(game, random.Random(1), ctx)
     assert 0.0 <= value <= 1.0 and ctx.tm.nodes > 0
 
 
 @pytest.mark.parametrize("native", [True, False])
 def test_the_search_plays_legal_moves_with_and_without_the_core(monkeypatch, native):
-    monkeypatch.setattr(foundations_search, "NATIVE", native)
+    monkeypatch.setattr(foundations_native, "AVAILABLE", native)
     for game in POSITIONS[:3]:
-        tm = TimeManager(Limits(nodes=400), threading.Event())
-        move, info = foundations_search.choose(game.copy(), SearchContext(tm, None), random.Random(2))
-        assert game.check_move(move) == move and tm.nodes >= 400
+        ctx = context(SETTINGS, nodes=400)
+        move, info = SEARCHER.choose(game.copy(), ctx, random.Random(2))
+        assert game.check_move(move) == move and ctx.tm.nodes >= 400
 
 
 GOOD = (0, (), (0,) * 8, (0,) * 8, [], [], 1, 1, 0, 0)
@@ -181,23 +182,19 @@ def _with(**changes):
     (_with(min0=8), ValueError),
 ])
 def test_bad_input_to_the_core_is_an_error_not_a_crash(position, error):
-    from engine.games.foundations import _core as _foundationsfast
-
     with pytest.raises(error):
-        _foundationsfast.model(position, WEIGHTS, BIAS)
+        _core.model(position, WEIGHTS, BIAS)
     with pytest.raises(error):
-        _foundationsfast.ordered(position, 10, 1.0)
+        _core.ordered(position, 10, 1.0)
 
 
 def test_bad_limits_to_the_core_are_errors():
-    from engine.games.foundations import _core as _foundationsfast
-
     position = foundations_native.position_tuple(new_game("foundations"))
     for plies, deviate, sample in ((-1, 0.2, 2), (10**6, 0.2, 2), (10, 1.5, 2), (10, float("nan"), 2), (10, 0.2, 0)):
         with pytest.raises(ValueError, match="plies"):
-            _foundationsfast.playout(position, 1, plies, deviate, sample)
+            _core.playout(position, 1, plies, deviate, sample)
     with pytest.raises(ValueError, match="weights"):
-        _foundationsfast.model(position, WEIGHTS[:3], BIAS)
+        _core.model(position, WEIGHTS[:3], BIAS)
     for keep, temperature in ((0, 1.0), (10, 0.0), (10, float("nan"))):
         with pytest.raises(ValueError, match="temperature"):
-            _foundationsfast.ordered(position, keep, temperature)
+            _core.ordered(position, keep, temperature)

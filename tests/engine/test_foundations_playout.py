@@ -8,13 +8,15 @@ from collections import Counter
 
 import pytest
 
-from engine.search import foundations_search
-from engine.search.foundations_playout import LIST_MAX, draw_spots, play_out
+from engine.games.foundations.playout import LIST_MAX, draw_spots, play_out, playout_move
+from engine.games.foundations.settings import FoundationsSettings
 from protocol import new_game
 from protocol.board import H_START, V_START, segments_from_starts
 from protocol.foundations_scratch import FoundationsScratch
 from protocol.moves import PASS, Place
 from tests.support.foundations_games import varied_games
+
+SETTINGS = FoundationsSettings()
 
 
 class _NeverStop:
@@ -47,7 +49,7 @@ def test_a_scratch_played_alongside_a_game_stays_equal_to_it_and_scores_the_same
         game = new_game("foundations")
         scratch = game.scratch()
         while not game.is_over():
-            move = game.random_move(rng) if rng.random() < 0.3 else foundations_search.playout_move(game, rng)
+            move = game.random_move(rng) if rng.random() < 0.3 else playout_move(game, rng, SETTINGS.playout_sample, SETTINGS.deviate)
             if move == PASS:
                 scratch.pass_turn()
             else:
@@ -95,7 +97,7 @@ def test_fast_playouts_play_only_legal_moves_to_the_end(deviate):
     for start in range(30):
         game = new_game("foundations")
         for _ in range(start % 6):  # a few plies in, so that playouts start from varied positions
-            game.push(foundations_search.playout_move(game, rng))
+            game.push(playout_move(game, rng, SETTINGS.playout_sample, SETTINGS.deviate))
         template = game.scratch()
         scratch = _RecordingScratch(template.turn, tuple(template.passed), template.hand, template.occ,
                                     template.own, template.pieces, template.level, template.minlen,

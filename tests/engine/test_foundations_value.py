@@ -1,22 +1,21 @@
-"""FOUNDATIONS' static value model (engine/search/foundations_value.py): its features read the
+"""FOUNDATIONS' static value model (engine/games/foundations/value.py): its features read the
 rules' placements, and its value is a logistic of the difference between the two sides."""
 
 from __future__ import annotations
 
 import math
 import random
-import threading
+from dataclasses import replace
 
 import pytest
 
-from engine.search import foundations_search
-from engine.search.context import SearchContext
-from engine.search.foundations_value import BIAS, model_value, value_features
-from engine.search.timeman import TimeManager
-from engine.strategies.base import Limits
+from engine.games.foundations.search import FoundationsKnowledge
+from engine.games.foundations.settings import FoundationsSettings
+from engine.games.foundations.value import BIAS, model_value, value_features
 from protocol import new_game
 from protocol.board import LENGTHS, VALUE
 from tests.support.foundations_games import varied_games
+from tests.support.search import context
 
 
 def _positions(count: int, seed: int):
@@ -76,16 +75,15 @@ def test_the_value_is_one_difference_seen_from_either_side():
     assert checked > 100
 
 
-def test_a_leaf_is_the_model_and_the_playout_in_leaf_mixs_shares(monkeypatch):
-    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None)
-    knowledge = foundations_search.FoundationsKnowledge()
+def test_a_leaf_is_the_model_and_the_playout_in_leaf_mixs_shares():
     game = new_game("foundations")
     for text in ("a0c0", "a9c9", "d0f0", "d9f9"):
         game.push(game.parse_move(text))
     model = model_value(game.scratch())
-    monkeypatch.setattr(foundations_search, "LEAF_MIX", 1.0)
-    assert knowledge.leaf_value(game, random.Random(1), ctx) == model
-    monkeypatch.setattr(foundations_search, "LEAF_MIX", 0.0)
-    played = knowledge.leaf_value(game, random.Random(1), ctx)
-    monkeypatch.setattr(foundations_search, "LEAF_MIX", 0.5)
-    assert knowledge.leaf_value(game, random.Random(1), ctx) == pytest.approx(0.5 * model + 0.5 * played)
+
+    def leaf(mix: float) -> float:
+        settings = replace(FoundationsSettings(), leaf_mix=mix)
+        return FoundationsKnowledge(settings).leaf_value(game, random.Random(1), context(settings, infinite=True))
+
+    assert leaf(1.0) == model
+    assert leaf(0.5) == pytest.approx(0.5 * model + 0.5 * leaf(0.0))

@@ -3,25 +3,29 @@
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 
-from engine.search import isaac_knowledge, isaac_search
+from engine.games.isaac import knowledge as isaac_knowledge
+from engine.games.isaac import search as isaac_search
+from engine.games.isaac.settings import IsaacSettings
 from engine.search.context import SearchContext
-from engine.search.timeman import TimeManager
-from engine.strategies import Limits
+from engine.search.winchance import logistic
 from protocol import game_from_position
 from protocol.moves import Place
 from protocol.state import Phase
+from tests.support.search import context
 
 MIDGAME = ("isaac a0g0,h0h5,b2g2,c3f3,c4c8,d6h6,f7j7/a1a7,b1g1,j1j5,b3b8,d4g4,d5g5,a9c9 "
            "33333444/33334455 d - place 0/0")
 SCORING = "isaac a1g1,i0i2,c4e4/h0h2,a6c6 3444455566/3444555667 d {passes} score 30/20"
 
 
-def _ctx() -> SearchContext:
-    return SearchContext(TimeManager(Limits(nodes=10**9), threading.Event(), moves_left=20), None)
+SETTINGS = IsaacSettings()
+
+
+def _ctx() -> SearchContext[IsaacSettings]:
+    return context(SETTINGS, nodes=10**9)
 
 
 def test_a_placement_leaf_is_judged_at_the_start_of_the_scoring_phase(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,33 +33,31 @@ def test_a_placement_leaf_is_judged_at_the_start_of_the_scoring_phase(monkeypatc
     before = game.position()
     judged: list[tuple[str, int, tuple[int, int]]] = []
 
-    def recording(g: object) -> float:
+    def recording(g: object, settings: IsaacSettings) -> float:
         judged.append((g.phase, g.turn, g.scores))  # type: ignore[attr-defined]
         return 5.0
 
-    monkeypatch.setattr(isaac_search, "search_evaluate", recording)
+    monkeypatch.setattr(isaac_search, "evaluate", recording)
     ctx = _ctx()
     values = [isaac_search.placement_playout_value(game, random.Random(seed), ctx) for seed in range(20)]
     assert game.position() == before  # every playout is taken back
     assert len(judged) == 20 and all(phase == Phase.SCORE and scores == (0, 0) for phase, _, scores in judged)
     assert ctx.tm.nodes > 20  # the playouts placed pieces (counted as nodes)
     # 5 points for the side to move there, seen from Dark (to move now): ~0.6 or ~0.4.
-    win = isaac_search.logistic(5.0 / isaac_search.POINT_SCALE)
+    win = logistic(5.0 / SETTINGS.point_scale)
     for value, (_, turn, _) in zip(values, judged, strict=True):
         assert value == pytest.approx(win if turn == game.turn else 1 - win)
 
 
-def test_playout_placements_are_legal_and_the_longest_of_the_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_playout_placements_are_legal_and_the_longest_of_the_draws() -> None:
     game = game_from_position(MIDGAME)
     legal = {str(m) for m in game.legal_moves()}
     longest = max(m.segment.length for m in game.legal_moves() if isinstance(m, Place))
-    monkeypatch.setattr(isaac_search, "PLAYOUT_SAMPLE", 1)
-    lengths = {isaac_search.playout_placement(game, random.Random(s)).segment.length  # type: ignore[union-attr]
+    lengths = {isaac_search.playout_placement(game, random.Random(s), 1).segment.length  # type: ignore[union-attr]
                for s in range(200)}
     assert len(lengths) > 1  # one draw: any length
-    monkeypatch.setattr(isaac_search, "PLAYOUT_SAMPLE", 60)
     for seed in range(5):
-        move = isaac_search.playout_placement(game, random.Random(seed))
+        move = isaac_search.playout_placement(game, random.Random(seed), 60)
         assert str(move) in legal
         assert isinstance(move, Place) and move.segment.length == longest
 
@@ -63,7 +65,7 @@ def test_playout_placements_are_legal_and_the_longest_of_the_draws(monkeypatch: 
 def test_the_tempo_counts_only_while_both_still_remove() -> None:
     both = game_from_position(SCORING.format(passes="-"))
     assert isaac_knowledge.scoring_eval(both, tempo=8.0) == pytest.approx(isaac_knowledge.scoring_eval(both) + 8.0)
-    assert isaac_search.search_evaluate(both) == pytest.approx(
-        isaac_search.evaluate(both) + isaac_search.SCORING_TEMPO)
+    assert isaac_search.evaluate(both, SETTINGS) == pytest.approx(
+        isaac_knowledge.evaluate(both) + SETTINGS.scoring_tempo)
     light_out = game_from_position(SCORING.format(passes="l"))
     assert isaac_knowledge.scoring_eval(light_out, tempo=8.0) == isaac_knowledge.scoring_eval(light_out)

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 
 import pytest
 
-from engine.search import foundations_search, isaac_search
-from engine.search.context import SearchContext
-from engine.search.mcts import C_PUCT, FPU_REDUCTION, MCTS, WIDEN_BASE, WIDEN_FACTOR, WIDEN_POWER
-from engine.search.timeman import TimeManager
-from engine.strategies import Limits
+from engine.games.foundations.ordering import candidate_moves
+from engine.games.foundations.search import FoundationsKnowledge
+from engine.games.foundations.settings import FoundationsSettings
+from engine.games.isaac.search import IsaacKnowledge
+from engine.games.isaac.settings import IsaacSettings
+from engine.search.mcts import MCTS, MCTSSettings
 from protocol import game_from_position, new_game
+from tests.support.search import context
+
+FOUNDATIONS = FoundationsSettings()
+ISAAC = IsaacSettings()
 
 
 def _full_scan(tree: MCTS, node) -> int:
@@ -26,7 +30,7 @@ def _full_scan(tree: MCTS, node) -> int:
     for i in range(limit):
         child = node.children[i]
         q, n = (fpu, 0) if child is None or child.visits == 0 else (child.total / child.visits, child.visits)
-        score = q + C_PUCT * node.priors[i] * sqrt_n / (1 + n)
+        score = q + tree.c_puct * node.priors[i] * sqrt_n / (1 + n)
         if score > best_score:
             best_i, best_score = i, score
     return best_i
@@ -42,21 +46,25 @@ def _nodes(root):
 
 
 def _setups():
-    foundations = foundations_search.FoundationsKnowledge()
-    isaac = isaac_search.IsaacKnowledge()
+    foundations = FoundationsKnowledge(FOUNDATIONS)
+    isaac = IsaacKnowledge(ISAAC)
+
+    def root(game):
+        return candidate_moves(game, FOUNDATIONS.prior_temperature, refined=FOUNDATIONS.refined)
+
     return [
-        (new_game("foundations"), foundations, foundations_search.candidate_moves),
+        (new_game("foundations"), foundations, root, FOUNDATIONS),
         (game_from_position("foundations e0e6,f3j3,h5h7,g6g8,a7f7/b0b5,a1a6,c1c5,b9d9,g9i9 3334444556/"
-                            "3334444557 d -"), foundations, foundations_search.candidate_moves),
-        (new_game("isaac"), isaac, isaac.candidates),
+                            "3334444557 d -"), foundations, root, FOUNDATIONS),
+        (new_game("isaac"), isaac, isaac.candidates, ISAAC),
     ]
 
 
 @pytest.mark.parametrize("setup", range(3))
 def test_select_looks_at_the_tried_prefix_and_chooses_as_a_full_scan(setup):
-    game, knowledge, candidates = _setups()[setup]
-    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None)
-    tree = MCTS(game, knowledge, ctx, random.Random(4), root_moves=candidates(game))
+    game, knowledge, candidates, settings = _setups()[setup]
+    ctx = context(settings, infinite=True)
+    tree = MCTS(game, knowledge, ctx, random.Random(4), settings.mcts, root_moves=candidates(game))
     checked = 0
     for _round in range(6):
         for _ in range(150):
@@ -71,20 +79,24 @@ def test_select_looks_at_the_tried_prefix_and_chooses_as_a_full_scan(setup):
 
 
 def test_foundations_has_its_own_first_play_urgency_and_widening_and_isaac_the_defaults():
-    """The knowledge's settings reach the tree: an unvisited child of a visited node is worth its
+    """The game's settings reach the tree: an unvisited child of a visited node is worth its
     parent's value minus the game's reduction, and the prefix in play grows by the game's factor."""
-    ctx = SearchContext(TimeManager(Limits(infinite=True), threading.Event()), None)
-    cases = [(new_game("foundations"), foundations_search.FoundationsKnowledge(), foundations_search.FPU_REDUCTION,
-              foundations_search.WIDEN_FACTOR),
-             (new_game("isaac"), isaac_search.IsaacKnowledge(), FPU_REDUCTION, WIDEN_FACTOR)]
-    assert foundations_search.FPU_REDUCTION != FPU_REDUCTION and foundations_search.WIDEN_FACTOR != WIDEN_FACTOR
-    for game, knowledge, reduction, factor in cases:
-        tree = MCTS(game, knowledge, ctx, random.Random(5), root_moves=knowledge.candidates(game))
+    default = MCTSSettings()
+    assert ISAAC.mcts == default
+    assert FOUNDATIONS.mcts.fpu_reduction != default.fpu_reduction
+    assert FOUNDATIONS.mcts.widen_factor != default.widen_factor
+    cases = [(new_game("foundations"), FoundationsKnowledge(FOUNDATIONS), FOUNDATIONS),
+             (new_game("isaac"), IsaacKnowledge(ISAAC), ISAAC)]
+    for game, knowledge, settings in cases:
+        reduction, factor = settings.mcts.fpu_reduction, settings.mcts.widen_factor
+        tree = MCTS(game, knowledge, context(settings, infinite=True), random.Random(5), settings.mcts,
+                    root_moves=knowledge.candidates(game))
         assert (tree.fpu_reduction, tree.widen_factor) == (reduction, factor)
         for _ in range(60):
             tree.simulate()
         root = tree.root
-        assert tree._widening(root) == min(len(root.moves), WIDEN_BASE + int(factor * root.visits ** WIDEN_POWER))
+        assert tree._widening(root) == min(len(root.moves),
+                                           default.widen_base + int(factor * root.visits ** default.widen_power))
         # an untried child scores its parent's value minus the reduction: with no prior it is chosen
         # exactly when that beats every tried child's mean (no exploration term without a prior)
         untried = root.tried

@@ -11,7 +11,10 @@ import time
 
 import pytest
 
-from engine.search import hari_search, isaac_knowledge
+from engine.games.foundations.ordering import candidate_moves as foundations_candidates
+from engine.games.hari import native as hari_native
+from engine.games.hari.candidates import candidates as hari_candidates
+from engine.games.isaac import knowledge as isaac_knowledge
 from engine.search.timeman import DEFAULT_MOVETIME_MS, SAFETY_MS, TimeManager, plan_budget
 from engine.strategies import Limits
 from engine.strategies.search_strategy import SearchStrategy
@@ -86,7 +89,7 @@ def test_candidate_moves_are_legal_in_played_out_games():
                         assert game.check_move(move) == move
                         checked += 1
                 if name == "hari":
-                    for move, _ in hari_search.candidate_moves(game):
+                    for move in hari_candidates(game, 10, 200, 24):
                         assert game.check_move(move) == move
                         checked += 1
                 game.push(game.random_move(rng))
@@ -95,16 +98,14 @@ def test_candidate_moves_are_legal_in_played_out_games():
 
 def test_foundations_candidates_cover_every_legal_move_and_keep_the_best():
     """Priors for every legal placement; `keep` returns the same first moves and priors, only fewer."""
-    from engine.search import foundations_search
-
     rng = random.Random(8)
     game = new_game("foundations")
     while not game.is_over():
         legal = list(game.legal_moves())
-        full = foundations_search.candidate_moves(game, quick=True)
+        full = foundations_candidates(game, 1.0)
         assert sorted(str(m) for m, _ in full) == sorted(str(m) for m in legal)
-        assert foundations_search.candidate_moves(game, quick=True, keep=5) == full[:5]
-        root = foundations_search.candidate_moves(game)
+        assert foundations_candidates(game, 1.0, keep=5) == full[:5]
+        root = foundations_candidates(game, 1.0, refined=16)
         assert sorted(str(m) for m, _ in root) == sorted(str(m) for m in legal)
         game.push(rng.choice(legal))
 
@@ -152,7 +153,7 @@ def test_depth_limit_tree_search(position):
 def test_depth_limit_hari_flat_monte_carlo(monkeypatch):
     """HARI's flat Monte Carlo (the search where the C core is not built) reads `go depth d` as d playouts
     per root candidate."""
-    monkeypatch.setattr(hari_search, "NATIVE", False)
+    monkeypatch.setattr(hari_native, "AVAILABLE", False)
     move, infos, seconds = run(MIDGAMES[3], Limits(depth=1))
     _, twice, _ = run(MIDGAMES[3], Limits(depth=2))
     assert infos[-1].depth == 1 and infos[-1].rollouts

@@ -53,10 +53,11 @@ def test_flatmc_is_reproducible_for_a_node_limit(game_name):
     assert first == _choose("flatmc", game, Limits(nodes=400), seed=3)
 
 
-def test_flatmc_values_a_foundations_end_as_measured_whatever_the_search_weighs(monkeypatch):
-    """The partner is a yardstick: the search's win/draw/loss share (WDL_WEIGHT) is not its share."""
-    from engine.search import foundations_search
-    from engine.strategies.flat_mc import _final_value
+def test_flatmc_values_a_foundations_end_as_measured_whatever_the_search_weighs():
+    """The partner is a yardstick: it keeps its own win/draw/loss share, not the search's settings'."""
+    from engine.games.foundations.settings import FoundationsSettings
+    from engine.games.foundations.value import terminal_value
+    from engine.strategies.flat_mc import _foundations_value
 
     rng = random.Random(3)
     while True:  # a random game to its end, until one ends with unequal hands
@@ -66,11 +67,10 @@ def test_flatmc_values_a_foundations_end_as_measured_whatever_the_search_weighs(
         scores = game.result().scores
         if scores[0] != scores[1]:
             break
-    partner = [_final_value(game, color) for color in (0, 1)]
-    searched = [foundations_search.terminal_value(game, color) for color in (0, 1)]
-    monkeypatch.setattr(foundations_search, "WDL_WEIGHT", 0.5)
-    assert [_final_value(game, color) for color in (0, 1)] == partner
-    assert [foundations_search.terminal_value(game, color) for color in (0, 1)] != searched
+    partner = [_foundations_value(game, color) for color in (0, 1)]
+    search = FoundationsSettings()
+    searched = [terminal_value(game, color, search.wdl_weight, search.margin_scale) for color in (0, 1)]
+    assert partner != searched
     winner = game.result().winner
     assert partner[winner] > 0.7 > partner[1 - winner]  # 70% on the result, 30% on the margin
 

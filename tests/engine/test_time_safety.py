@@ -169,18 +169,17 @@ def _stuck_searcher(seconds: float, pv: str | None, after: list[str]):
         after.append("done")
         return (game.parse_move(pv) if pv else next(iter(game.legal_moves()))), None
 
-    return types.SimpleNamespace(moves_left=lambda game: 10, choose=choose)
+    return types.SimpleNamespace(moves_left=lambda game: 10, choose=choose, defaults=None, settings_type=object)
 
 
 @pytest.mark.parametrize("pv", ["a0a2", None])
 def test_a_searcher_stuck_past_its_deadline_is_answered_for(monkeypatch, pv):
     game = new_game("hari")
     after: list[str] = []
-    monkeypatch.setattr(driver, "searcher_for", lambda game: _stuck_searcher(0.6, pv, after))
     infos: list[Info] = []
     began = time.monotonic()
-    move = driver.search(game, Limits(movetime=100, move_overhead=30), threading.Event(), infos.append,
-                         random.Random(1), started=began)
+    move = driver.search(game, _stuck_searcher(0.6, pv, after), Limits(movetime=100, move_overhead=30),
+                         threading.Event(), infos.append, random.Random(1), started=began)
     took = time.monotonic() - began
     assert took < 0.4  # 65 ms of budget + 10 ms of grace; generous for a loaded machine
     expected = game.parse_move(pv) if pv else next(iter(game.legal_moves()))
@@ -198,9 +197,9 @@ def test_a_searcher_stuck_past_its_deadline_is_answered_for(monkeypatch, pv):
 
 def test_a_searcher_on_time_is_not_disturbed(monkeypatch):
     game = new_game("hari")
-    monkeypatch.setattr(driver, "searcher_for", lambda game: _stuck_searcher(0.0, "a0a2", []))
     infos: list[Info] = []
-    move = driver.search(game, Limits(movetime=100), threading.Event(), infos.append, random.Random(1))
+    move = driver.search(game, _stuck_searcher(0.0, "a0a2", []), Limits(movetime=100), threading.Event(),
+                         infos.append, random.Random(1))
     assert move == game.parse_move("a0a2")
     assert not any("without its searcher" in (i.string or "") for i in infos)
     assert "late line" in [i.string for i in infos]
@@ -214,8 +213,7 @@ def test_node_limited_searches_stay_in_the_calling_thread(monkeypatch):
         threads.append(threading.current_thread().name)
         return next(iter(game.legal_moves())), None
 
-    monkeypatch.setattr(driver, "searcher_for",
-                        lambda game: types.SimpleNamespace(moves_left=lambda game: 10, choose=choose))
-    driver.search(game, Limits(nodes=10), threading.Event(), None, random.Random(1))
-    driver.search(game, Limits(movetime=50), threading.Event(), None, random.Random(1))
+    searcher = types.SimpleNamespace(moves_left=lambda game: 10, choose=choose, defaults=None, settings_type=object)
+    driver.search(game, searcher, Limits(nodes=10), threading.Event(), None, random.Random(1))
+    driver.search(game, searcher, Limits(movetime=50), threading.Event(), None, random.Random(1))
     assert threads == [threading.current_thread().name, "engine-searcher"]

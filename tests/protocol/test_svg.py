@@ -1,4 +1,4 @@
-"""Board pictures: golden SVG files byte for byte, the GUI hooks, determinism, the command line.
+"""Board pictures: golden SVG files byte for byte, the GUI hooks, determinism (the command line: tests/referee/test_pictures.py).
 
 The golden files in tests/protocol/golden/ are the reviewed pictures. After a deliberate
 change to the drawing, regenerate them and look at the result (docs/pictures.md):
@@ -18,7 +18,6 @@ import pytest
 from protocol import game_from_position, new_game
 from protocol.board import DARK, LIGHT
 from protocol.svg import board_parts, board_svg
-from protocol.svg_cli import main as svg_main
 
 GOLDEN = Path(__file__).parent / "golden"
 NS = "{http://www.w3.org/2000/svg}"
@@ -142,43 +141,6 @@ def test_size_scales_the_picture() -> None:
     root = _root(board_svg(HARI_OVER, size=300))
     assert root.get("height") == "300" and root.get("viewBox") == "0 0 652 448"
     assert abs(float(root.get("width", "0")) - 300 * 652 / 448) < 0.01
-
-
-# -- command line ----------------------------------------------------------------------------
-
-def test_cli_position_to_file(tmp_path: Path) -> None:
-    out = tmp_path / "b.svg"
-    assert svg_main([HARI_SLIDES, "--orientation", "light", "--last-move", "d8f8>a8c8,g9i9>d9f9,i1i6",
-                     "-o", str(out)]) == 0
-    assert out.read_text() == board_svg(HARI_SLIDES, orientation=LIGHT,
-                                        last_move="d8f8>a8c8,g9i9>d9f9,i1i6") + "\n"
-
-
-def test_cli_game_name_and_moves(capsys: pytest.CaptureFixture[str]) -> None:
-    assert svg_main(["hari", "--moves", "c3c7", "d2d6", "--highlight", "a0"]) == 0
-    game = new_game("hari")
-    game.play("c3c7")
-    last = game.play("d2d6")
-    assert capsys.readouterr().out == board_svg(game, last_move=last, highlights=["a0"]) + "\n"
-
-
-@pytest.mark.parametrize("argv, message", [
-    (["hari x"], "bad position 'hari x' at column 6"),
-    ([], "give a position string"),
-    (["hari", "--moves", "zz"], "bad move 'zz'"),
-    (["hari", "--highlight", "z9"], "bad cell 'z9'"),
-    (["hari", "--size", "-3"], "--size must be a positive"),
-    (["--records", "/nonexistent/records.jsonl", "--game-id", "1"], "no records file"),
-    (["--game-id", "1", "hari"], "--game-id and --ply need --records"),
-    (["--frobnicate"], "unrecognized arguments"),
-])
-def test_cli_errors_are_one_line_exit_2(argv: list[str], message: str,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    assert svg_main(argv) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("isaac-svg: error: ") and message in lines[0]
 
 
 def test_dark_is_default_orientation() -> None:

@@ -18,9 +18,9 @@ import pytest
 
 from protocol import game_from_position
 from protocol.svg import board_svg
-from protocol.svg_cli import main as svg_main
 from protocol.svg_replay import PartTable, decode_data
 from referee.cli import main as referee_main
+from referee.pictures import main as svg_main
 from referee.report import REPORT, LiveReport, build_report
 from tests.support.paths import REPO
 

@@ -1,15 +1,15 @@
-/* FOUNDATIONS leaf values in C: the static model and the playout of
- * engine/search/foundations_value.py and foundations_playout.py, many times faster.
+/* FOUNDATIONS leaf values and move ordering in C: the static model, the playout and the cheap
+ * guesses of engine/games/foundations/value.py, playout.py and ordering.py, many times faster.
  *
- * Why: FOUNDATIONS' search is short of simulations (three times the time was worth about
- * +250 Elo) and most of a simulation is its leaf: one playout and the static model. This
- * module is a private model of the position for those two questions, not a second
- * rulebook: it is handed a position by engine/search/foundations_native.py and answers
- * numbers; no move it plays leaves the playout. The tests replay its playouts' moves on
- * protocol's FoundationsGame (every one legal, the same end) and compare its model with
- * the Python one, value for value (tests/test_foundations_native.py).
+ * Why: FOUNDATIONS' search is short of simulations and most of a simulation is its leaf: one
+ * playout and the static model. This module is a private model of the position for those two
+ * questions, not a second rulebook: it is handed a position by
+ * engine/games/foundations/native.py and answers numbers; no move it plays leaves the playout.
+ * The tests replay its playouts' moves on protocol's FoundationsGame (every one legal, the
+ * same end) and compare its model with the Python one, value for value
+ * (tests/engine/test_foundations_native.py).
  *
- * The playout policy is foundations_playout.play_out's: the shortest length that fits,
+ * The playout policy is playout.play_out's: the shortest length that fits,
  * `deviate` of the time the length of a uniformly drawn legal placement instead, placed
  * on the snuggest (fewest free neighbours, ties at random) of at most `sample` start
  * cells drawn without replacement. Its random numbers are its own (xoshiro256**, seeded
@@ -183,7 +183,7 @@ static int winner(const Pos *p) {
     return -1;
 }
 
-/* -- the playout (foundations_playout.play_out) -------------------------------------- */
+/* -- the playout (playout.play_out) -------------------------------------- */
 
 /* The snuggest of at most k start cells drawn uniformly without replacement from h and v. */
 static int snug_spot(u128 h, u128 v, int n, int k, u128 free, Rng *r) {
@@ -254,7 +254,7 @@ static int play_out(Pos *p, int plies, double deviate, int sample, Rng *r, int *
     return played;
 }
 
-/* -- the static model (foundations_value.value_features, model_value) ------------------ */
+/* -- the static model (value.value_features, model_value) ------------------ */
 
 static void value_features(const Pos *p, int side, double *out) {
     const int *hand = p->hand[side];
@@ -302,7 +302,7 @@ static double model_value(const Pos *p, const double *weights, double bias) {
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* -- move ordering (foundations_search._cheap_guesses) ------------------------------------- */
+/* -- move ordering (ordering.cheap_guesses) ------------------------------------- */
 
 #define MAX_GUESSES 1000 /* five lengths of at most 200 placements */
 
@@ -350,7 +350,7 @@ static int cheap_guesses(const Pos *p, Guess *out) {
 /* -- Python interface --------------------------------------------------------------------- */
 
 /* position: (turn, passes, hand0, hand1, pieces0, pieces1, level0, level1, minlen0, minlen1),
- * pieces as [segment index * 16 + level], as foundations_native.position_tuple gives them. */
+ * pieces as [segment index * 16 + level], as native.position_tuple gives them. */
 static int read_position(PyObject *position, Pos *p) {
     PyObject *passes, *hd[2], *pc[2];
     int turn, lv[2], mn[2];
@@ -505,7 +505,7 @@ static PyObject *guess_list(PyObject *position, int keep, double temperature) {
 
 /* ordered(position, keep, temperature) -> [(segment index * 16 + level, prior)], best first, at most
  * `keep`: the guesses' softmax weights exp((score - best) / temperature), as
- * foundations_search.candidate_moves gives an inner node's moves; [] when the mover must pass. */
+ * ordering.candidate_moves gives an inner node's moves; [] when the mover must pass. */
 static PyObject *py_ordered(PyObject *self, PyObject *args) {
     PyObject *position;
     int keep;

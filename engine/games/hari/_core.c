@@ -1,24 +1,22 @@
-/* HARI end-game search core in C: the same candidates, packing race and alpha-beta as
- * engine/search/hari_eval.py and hari_search.py, about a hundred times faster.
+/* HARI's search core in C: the same candidates, packing race and alpha-beta as
+ * engine/games/hari/candidates.py, race.py and search.py, about a hundred times faster.
  *
  * Why: HARI's end game is decided by exact geometry a few plays ahead, and the Python
- * alpha-beta reaches only 3 or 4 plies in the 80 ms of a 100 ms move (10x the time was
- * worth +108 Elo). This module is a private model of the position for that search, not a
- * second rulebook: it is handed a position by engine/search/hari_native.py, returns a move
- * that the rules (protocol/hari.py, check_move) vet before it is played, and its pieces,
- * candidates and race are tested against the Python functions it mirrors, value for value
- * (tests/test_hari_native.py).
+ * alpha-beta reaches only 3 or 4 plies in the 80 ms of a 100 ms move. This module is a private
+ * model of the position for that search, not a second rulebook: it is handed a position by
+ * engine/games/hari/native.py, returns a move that the rules (protocol/hari.py, check_move)
+ * vet before it is played, and its pieces, candidates and race are tested against the Python
+ * functions it mirrors, value for value (tests/engine/test_hari_native.py).
  *
  * Boards and segments are _bitboard.h's (protocol/board.py's cells and SEGMENTS order).
  */
 #include "_bitboard.h"
 
 #define MAXPIECES 32
-#define MAXMOVES 192
-#define MAX_PER_LENGTH 32 /* 5 lengths x 32 + a discard + 24 slides fit in MAXMOVES */
+#define MAXMOVES 256
+#define MAX_PER_LENGTH 32
+#define MAX_SLIDES 64 /* 5 lengths x 32 + a discard + 64 slides fit in MAXMOVES */
 #define MAXPLY 64
-#define SCARCE 4
-#define SLIDE_CANDIDATES 24
 #define FIT_SCAN 12
 
 
@@ -72,10 +70,10 @@ static void build_tables(void) {
         for (int b = 0; b < 3; b++) ZOB_PASS[a][b] = splitmix(&seed);
 }
 
-/* -- board geometry (protocol/board.py, engine/search/space.py) ------------------------ */
+/* -- board geometry (protocol/board.py, engine/games/packing.py) ------------------------ */
 
 
-/* space.first_fit: the snuggest of the 12 lowest starts of each direction, horizontal first. */
+/* packing.first_fit: the snuggest of the 12 lowest starts of each direction, horizontal first. */
 static int first_fit(u128 empty, int n) {
     u128 h, v;
     placement_starts(empty, n, &h, &v);
@@ -100,7 +98,7 @@ static int first_fit(u128 empty, int n) {
 }
 
 
-/* The first placement of n in `empty` covering a cell of `piece` (hari_eval.touching), or -1. */
+/* The first placement of n in `empty` covering a cell of `piece` (race.touching), or -1. */
 static int first_touching(u128 empty, int n, int piece) {
     u128 h, v;
     placement_starts(empty, n, &h, &v);
@@ -289,13 +287,13 @@ static void pop(Pos *p, const Undo *u) {
     p->key = u->key;
 }
 
-/* -- the packing race (hari_eval.contest_margin with upgrades) --------------------------- */
+/* -- the packing race (race.contest_margin with upgrades) --------------------------- */
 
 static inline int worth_sliding(int piece, int off, int n) {
     return off ? SEG[piece].value < VALUE[n] : SEG[piece].value <= VALUE[n];
 }
 
-/* hari_eval.room_by_one_slide: 1 and (piece, end, seg) if one slide makes room for n. */
+/* race.room_by_one_slide: 1 and (piece, end, seg) if one slide makes room for n. */
 static int room_by_one_slide(const int *pieces, int count, u128 empty, int n, int *piece_out, int *end_out,
                              int *seg_out) {
     u128 occupied = ALL & ~empty;
@@ -376,7 +374,7 @@ static int contest_margin(const Pos *p, int color) {
     return values[color] - values[1 - color];
 }
 
-/* -- candidates (hari_eval.candidates with root=True, hari_search._slide_candidates) ----- */
+/* -- candidates (candidates.candidates, candidates.slide_candidates) ----- */
 
 typedef struct {
     double score;
@@ -416,11 +414,16 @@ static double play_score(const Pos *p, int me, int n, int seg, u128 after, const
     return score;
 }
 
+/* Slides are looked for a length with fewer than `scarce` placements; the best `slide_max` are kept. */
+typedef struct {
+    int per_length, scarce, slide_max;
+} Widths;
+
 static int slide_candidates(const Pos *p, u128 empty, const int *lengths, int nl, const int *counts,
-                            const int *opp_next, int nopp, Move *out) {
+                            const int *opp_next, int nopp, int scarce, int slide_max, Move *out) {
     int needed[8], nn = 0;
     for (int i = 0; i < nl; i++)
-        if (counts[lengths[i]] < SCARCE) needed[nn++] = lengths[i];
+        if (counts[lengths[i]] < scarce) needed[nn++] = lengths[i];
     if (!nn) return 0;
     int me = p->turn;
     u128 occupied = ALL & ~empty;
@@ -465,13 +468,14 @@ static int slide_candidates(const Pos *p, u128 empty, const int *lengths, int nl
         }
     }
     sort_scored(found, nf, -1);
-    int k = nf < SLIDE_CANDIDATES ? nf : SLIDE_CANDIDATES;
+    int k = nf < slide_max ? nf : slide_max;
     for (int i = 0; i < k; i++) out[i] = found[i].move;
     return k;
 }
 
 /* The moves the search tries, a good guess first; one PASS when the mover must pass. */
-static int candidates(const Pos *p, int per_length, Move *out) {
+static int candidates(const Pos *p, const Widths *w, Move *out) {
+    int per_length = w->per_length;
     int lengths[8];
     int nl = is_over(p) ? 0 : playable(p, p->turn, lengths);
     if (!nl) {
@@ -522,11 +526,11 @@ static int candidates(const Pos *p, int per_length, Move *out) {
     int opp_next[16];
     int nopp = queue_of(p, 1 - me, opp_next);
     if (nopp > 4) nopp = 4;
-    m += slide_candidates(p, empty, lengths, nl, counts, opp_next, nopp, out + m);
+    m += slide_candidates(p, empty, lengths, nl, counts, opp_next, nopp, w->scarce, w->slide_max, out + m);
     return m;
 }
 
-/* -- alpha-beta (engine/search/alphabeta.py with hari_search's terminal and leaf values) -- */
+/* -- alpha-beta (engine/search/alphabeta.py with search.py's terminal and leaf values) -- */
 
 #define WIN 1000.0
 #define INF 1e30
@@ -548,7 +552,8 @@ typedef struct {
     PyObject *should_stop; /* called now and then with the GIL held: True stops the search */
     PyThreadState *released;
     int aborted, error;
-    int inner_per_length;
+    uint64_t tie_seed; /* 0: none; else leaves get a small noise from it and the position's key */
+    Widths inner;
     Move pv[MAXPLY][MAXPLY];
     int pv_len[MAXPLY];
 } Search;
@@ -601,11 +606,23 @@ static double from_table(double v, int ply) {
     return v;
 }
 
+/* A leaf's tie-breaker in [0, 0.25): a function of the position and the seed, so that the same
+ * position always gets the same one within a search (the table stays sound), equal race margins
+ * are ordered differently under different seeds (games vary with the engine's Seed), and no
+ * margin is ever overturned (margins are whole points). */
+static double tie_noise(uint64_t key, uint64_t seed) {
+    uint64_t x = key ^ seed;
+    return (double)(splitmix(&x) >> 11) * 0x1.0p-53 * 0.25;
+}
+
 static double search(Search *s, int depth, double alpha, double beta, int ply) {
     Pos *p = &s->pos;
     s->pv_len[ply] = 0;
     if (is_over(p)) return terminal_value(p, ply);
-    if (depth <= 0) return (double)contest_margin(p, p->turn);
+    if (depth <= 0) {
+        double v = (double)contest_margin(p, p->turn);
+        return s->tie_seed ? v + tie_noise(p->key, s->tie_seed) : v;
+    }
     Entry *e = NULL;
     Move hint;
     int have_hint = 0;
@@ -624,7 +641,7 @@ static double search(Search *s, int depth, double alpha, double beta, int ply) {
         }
     }
     Move moves[MAXMOVES];
-    int nm = candidates(p, s->inner_per_length, moves);
+    int nm = candidates(p, &s->inner, moves);
     if (have_hint) {
         for (int i = 1; i < nm; i++)
             if (same_move(&moves[i], &hint)) {
@@ -728,18 +745,26 @@ static int read_position(PyObject *args, Pos *p) {
     return 0;
 }
 
+static int check_widths(const Widths *w) {
+    if (w->per_length < 1 || w->per_length > MAX_PER_LENGTH || w->scarce < 0 || w->scarce > 200 ||
+        w->slide_max < 0 || w->slide_max > MAX_SLIDES) {
+        PyErr_Format(PyExc_ValueError, "per_length is 1 to %d, scarce 0 to 200, slide_max 0 to %d", MAX_PER_LENGTH,
+                     MAX_SLIDES);
+        return -1;
+    }
+    return 0;
+}
+
+/* candidates(position, per_length, scarce=4, slide_max=24) */
 static PyObject *py_candidates(PyObject *self, PyObject *args) {
     PyObject *position;
-    int per_length;
-    if (!PyArg_ParseTuple(args, "Oi", &position, &per_length)) return NULL;
-    if (per_length < 1 || per_length > MAX_PER_LENGTH) {
-        PyErr_Format(PyExc_ValueError, "per_length is 1 to %d", MAX_PER_LENGTH);
-        return NULL;
-    }
+    Widths w = {0, 4, 24};
+    if (!PyArg_ParseTuple(args, "Oi|ii", &position, &w.per_length, &w.scarce, &w.slide_max)) return NULL;
+    if (check_widths(&w) < 0) return NULL;
     Pos p;
     if (read_position(position, &p) < 0) return NULL;
     Move moves[MAXMOVES];
-    int n = candidates(&p, per_length, moves);
+    int n = candidates(&p, &w, moves);
     return moves_to_list(moves, n);
 }
 
@@ -754,21 +779,28 @@ static PyObject *py_contest_margin(PyObject *self, PyObject *args) {
 
 
 /* search(position, root_moves, inner_per_length, max_depth, table_bits, node_limit, hard_deadline,
- *        should_stop, on_depth) -> (move, value, depth, nodes, complete, pv)
+ *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24, tie_seed=0)
+ *   -> (move, value, depth, nodes, complete, pv)
  * Iterative deepening over root_moves (tuples as candidates() gives them), as
  * alphabeta.AlphaBeta.iterate: the deepest complete iteration's best, or the best of an
  * iteration cut short once its first move (the previous best) is searched. on_depth(depth,
- * value, pv, nodes) is called after each complete iteration; returning True ends the search. */
+ * value, pv, nodes) is called after each complete iteration; returning True ends the search.
+ * A win or loss found over the candidates ends it only with stop_when_decided (the caller knows
+ * the result is decided anyway): over a pruned list it is an estimate, not a proof. */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *position, *root_list, *should_stop, *on_depth;
-    int inner, max_depth, table_bits;
+    int max_depth, table_bits, stop_when_decided = 0;
+    Widths inner = {0, 4, 24};
     long long node_limit;
+    unsigned long long tie_seed = 0;
     double hard_deadline;
-    if (!PyArg_ParseTuple(args, "OOiiiLdOO", &position, &root_list, &inner, &max_depth, &table_bits, &node_limit,
-                          &hard_deadline, &should_stop, &on_depth))
+    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiK", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
+                          &node_limit, &hard_deadline, &should_stop, &on_depth, &stop_when_decided, &inner.scarce,
+                          &inner.slide_max, &tie_seed))
         return NULL;
-    if (inner < 1 || inner > MAX_PER_LENGTH || max_depth < 0 || max_depth > MAXPLY - 2) {
-        PyErr_Format(PyExc_ValueError, "inner_per_length is 1 to %d, max_depth 0 to %d", MAX_PER_LENGTH, MAXPLY - 2);
+    if (check_widths(&inner) < 0) return NULL;
+    if (max_depth < 0 || max_depth > MAXPLY - 2) {
+        PyErr_Format(PyExc_ValueError, "max_depth is 0 to %d", MAXPLY - 2);
         return NULL;
     }
     Search *s = PyMem_Calloc(1, sizeof(Search));
@@ -780,7 +812,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_ssize_t nr = PySequence_Fast_GET_SIZE(fast);
     if (nr < 1 || nr > MAXMOVES) {
         Py_DECREF(fast); PyMem_Free(s);
-        PyErr_SetString(PyExc_ValueError, "root moves: 1 to 192 needed");
+        PyErr_SetString(PyExc_ValueError, "root moves: 1 to 256 needed");
         return NULL;
     }
     for (Py_ssize_t i = 0; i < nr; i++) {
@@ -799,7 +831,8 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         if (!s->table) { PyMem_Free(s); return PyErr_NoMemory(); }
         s->table_mask = ((uint64_t)1 << table_bits) - 1;
     }
-    s->inner_per_length = inner;
+    s->inner = inner;
+    s->tie_seed = (uint64_t)tie_seed;
     s->node_limit = node_limit;
     s->hard_deadline = hard_deadline;
     s->should_stop = should_stop;
@@ -862,7 +895,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             Py_DECREF(r);
             if (stop) break;
         }
-        if (best_value >= WIN / 2 || best_value <= -WIN / 2) break;
+        if (stop_when_decided && (best_value >= WIN / 2 || best_value <= -WIN / 2)) break;
     }
     PyObject *result = NULL;
     if (!s->error) {

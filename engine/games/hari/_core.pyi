@@ -1,14 +1,14 @@
-"""Types of the C core of HARI's end-game search (engine/search/_harifast.c; see hari_native)."""
+"""Types of the C core of HARI's search (engine/games/hari/_core.c; see native.py)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 _Move = tuple[int, int, int, int]
 
 def segments() -> list[tuple[int, int, int, int]]: ...
-def candidates(position: tuple[Any, ...], per_length: int) -> list[_Move]: ...
-def contest_margin(position: tuple[Any, ...], color: int) -> int: ...
-def search(position: tuple[Any, ...], root: Sequence[_Move], inner_per_length: int, max_depth: int,
+def candidates(position: tuple[object, ...], per_length: int, scarce: int = 4, slide_max: int = 24) -> list[_Move]: ...
+def contest_margin(position: tuple[object, ...], color: int) -> int: ...
+def search(position: tuple[object, ...], root: Sequence[_Move], inner_per_length: int, max_depth: int,
            table_bits: int, node_limit: int, hard_deadline: float, should_stop: Callable[[], bool] | None,
-           on_depth: Callable[[int, float, list[_Move], int], bool] | None
+           on_depth: Callable[[int, float, list[_Move], int], bool] | None, stop_when_decided: bool = False,
+           scarce: int = 4, slide_max: int = 24, tie_seed: int = 0
            ) -> tuple[_Move, float, int, int, int, list[_Move]]: ...

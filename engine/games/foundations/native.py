@@ -1,0 +1,92 @@
+"""FOUNDATIONS leaf values and move ordering from the C core (engine/games/foundations/_core.c), when it was built.
+
+A leaf of FOUNDATIONS' tree is valued by the static model (value.model_value) and one
+playout (playout.play_out), and an inner node's moves are ordered by ordering's cheap
+guesses; the C core answers these many times faster, so the search runs more simulations
+in its time. This module hands it a position and the model's weights (value.py's, the one
+copy) and returns numbers; nothing it plays leaves the playout. ``AVAILABLE`` is False where
+the extension could not be compiled (setup.py builds it as optional); the search then
+values leaves in Python.
+"""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+from typing import NamedTuple
+
+from protocol.board import SEGMENTS
+from protocol.foundations import FoundationsGame
+from protocol.moves import PASS, Move, Place
+
+from .value import BIAS, WEIGHTS
+
+_core: ModuleType | None
+try:
+    from engine.games.foundations import _core
+except ImportError:  # not compiled here: the Python playouts play instead
+    _core = None
+
+AVAILABLE = _core is not None
+
+
+class Leaf(NamedTuple):
+    """What the C core says of a leaf: the model's value (read before the playout), then the
+    playout's plies, whether the game ended, both hand values and the winner (None: a draw or
+    not over)."""
+
+    model: float
+    plies: int
+    over: bool
+    scores: tuple[int, int]
+    winner: int | None
+
+
+def position_tuple(game: FoundationsGame) -> tuple[object, ...]:
+    """The position as the C core reads it (FoundationsGame's public state)."""
+    return (game.turn, game.passes, game.hand(0), game.hand(1),
+            [s.index * 16 + k for s, k in game.pieces(0)], [s.index * 16 + k for s, k in game.pieces(1)],
+            game.level(0), game.level(1), game.min_length(0), game.min_length(1))
+
+
+def leaf(game: FoundationsGame, rng: random.Random, plies: int, deviate: float, sample: int) -> Leaf:
+    """The static model of `game` for its side to move and one playout of at most `plies` plies
+    (playout.play_out's policy with `deviate` and `sample`), seeded from `rng`."""
+    assert _core is not None
+    model, played, over, dark, light, winner = _core.leaf(position_tuple(game), rng.getrandbits(64), plies,
+                                                          deviate, sample, WEIGHTS, BIAS)
+    return Leaf(model, played, bool(over), (dark, light), None if winner < 0 else winner)
+
+
+_PLACES: list[Place | None] = [None] * (len(SEGMENTS) * 16)
+"""Place moves by segment index * 16 + level, made once each (a frozen dataclass is slow to build)."""
+
+
+def _place(code: int) -> Place:
+    made = _PLACES[code] = Place(SEGMENTS[code >> 4], code & 15)
+    return made
+
+
+def ordered_moves(game: FoundationsGame, keep: int, temperature: float) -> list[tuple[Move, float]]:
+    """The best `keep` of ordering.candidate_moves(game, temperature, keep=keep), computed by the C
+    core: each placement with its prior exp((guess - best guess) / temperature); [(PASS, 1.0)]
+    when the mover must pass."""
+    assert _core is not None
+    rows = _core.ordered(position_tuple(game), keep, temperature)
+    if not rows:
+        return [(PASS, 1.0)]
+    places = _PLACES
+    return [(places[code] or _place(code), prior) for code, prior in rows]
+
+
+def model(game: FoundationsGame) -> float:
+    """value.model_value of `game`, computed by the C core."""
+    assert _core is not None
+    return float(_core.model(position_tuple(game), WEIGHTS, BIAS))
+
+
+def playout(game: FoundationsGame, seed: int, plies: int, deviate: float, sample: int) -> list[tuple[int, int] | None]:
+    """The moves of one C playout from `game`: (segment index, level), or None for a pass."""
+    assert _core is not None
+    return [None if m < 0 else (m >> 4, m & 15) for m in _core.playout(position_tuple(game), seed, plies,
+                                                                          deviate, sample)]

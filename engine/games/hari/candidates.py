@@ -1,0 +1,136 @@
+"""The HARI moves worth looking at: the snuggest placements of each length, and one own slide that makes room.
+
+A HARI position can have a million moves (every subset of slides times every play), so
+candidates are built, not enumerated. Every search and partner of the engine builds its
+HARI candidates here:
+
+- plays without slides: for each playable length its snuggest placements (``snug_spots``,
+  fewest free neighbours first), and the discard of the shortest piece;
+- one own piece slid (along its line, or off the board) to make room, then a placement
+  that uses the freed cells (``slide_candidates``): only for lengths with little or no room
+  without slides (early on, when everything fits, sliding only costs flexibility), and only
+  within the value budget. Every one is checked with ``check_move``: the rules stay in
+  protocol/hari.py.
+
+The C core (engine/games/hari/_core.c) mirrors ``candidates`` move for move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.games.packing import NEIGHBOURS, dead_cells, pack_value
+from protocol.board import ALL_CELLS, VALUE, Segment, iter_placements
+from protocol.errors import IllegalMoveError
+from protocol.hari import HariGame, slide_ends, within_budget
+from protocol.moves import PASS, HariMove, Move, Slide
+
+from .race import hand_queue, touching
+
+
+def snug_spots(empty: int, n: int) -> list[tuple[int, Segment]]:
+    """(free neighbours, placement) of every placement of length n in `empty`, in the rules' order."""
+    return [((NEIGHBOURS[seg.index] & empty).bit_count(), seg) for seg in iter_placements(empty, n)]
+
+
+def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int) -> list[Move]:
+    """Moves worth searching for the side to move, a good guess first; [PASS] when it must pass.
+
+    Per playable length its `per_length` snuggest placements, ordered by the shorter pieces
+    they give up, snugness and value; the discard of the shortest piece; one own piece slid
+    to make room for a length with fewer than `scarce` placements (the best `slide_max` of
+    slide_candidates)."""
+    base = next(game.slide_sets(), None)
+    if base is None:
+        return [PASS]
+    me = game.turn
+    empty = base.empty
+    lengths = game.playable_lengths(me)
+    hand = game.hand(me)
+    scored: list[tuple[float, Move]] = []
+    counts: dict[int, int] = {}
+    killed = 0
+    for n in lengths:
+        spots = snug_spots(empty, n)
+        counts[n] = len(spots)
+        spots.sort(key=lambda s: (s[0], s[1].lo))
+        for snug, seg in spots[:per_length]:
+            scored.append((killed + 0.3 * snug - 0.5 * VALUE[n], HariMove((), seg, 0)))
+        killed += VALUE[n] * hand[n]
+    scored.sort(key=lambda kv: kv[0])
+    moves = [m for _, m in scored]
+    moves.append(HariMove((), None, lengths[0]))
+    opp_next = hand_queue(game, 1 - me)[:4]
+    moves.extend(move for _, move in slide_candidates(game, empty, counts, opp_next, scarce, slide_max))
+    return moves
+
+
+def slide_candidates(game: HariGame, empty: int, counts: dict[int, int], opp_next: list[int],
+                     scarce: int, slide_max: int) -> list[tuple[float, Move]]:
+    """(guess, move) of one own piece slid to make room, then a placement using the freed cells,
+    the best `slide_max`, checked legal; `counts` are the placements of each playable length
+    without slides, `opp_next` the opponent's next pieces; only lengths with fewer than `scarce`
+    placements are slid for.
+
+    Only for lengths that are scarce without slides: early on, when everything
+    fits, sliding only costs flexibility."""
+    me = game.turn
+    lengths = game.playable_lengths(me)
+    hand = game.hand(me)
+    needed = [n for n in lengths if counts[n] < scarce]
+    if not needed:
+        return []
+    occupied = ALL_CELLS & ~empty
+    out: list[tuple[float, Move]] = []
+    for piece in game.pieces(me):
+        if not within_budget(piece.value, needed[-1]):
+            continue
+        for end in slide_ends(piece, occupied):
+            after_slide = (empty | piece.mask) & ~(end.mask if end else 0)
+            lost = piece.value if end is None else 0
+            for n in needed:
+                if not within_budget(piece.value, n):
+                    continue
+                best: tuple[int, Segment] | None = None
+                for seg in touching(after_slide, n, piece):
+                    if seg is piece:
+                        continue
+                    snug = (NEIGHBOURS[seg.index] & after_slide).bit_count()
+                    if best is None or snug < best[0]:
+                        best = (snug, seg)
+                if best is None:
+                    continue
+                seg = best[1]
+                after = after_slide & ~seg.mask
+                score = _play_score(n, seg, after, lengths, hand, opp_next) - 1.5 * lost
+                score += 1.0 if counts[n] == 0 else -0.3
+                out.append((score, HariMove((Slide(piece, end),), seg, 0)))
+    out.sort(key=lambda kv: -kv[0])
+    checked: list[tuple[float, Move]] = []
+    for score, move in out:
+        if len(checked) >= slide_max:
+            break
+        try:
+            checked.append((score, game.check_move(move)))
+        except IllegalMoveError:
+            continue
+    return checked
+
+
+def _play_score(n: int, seg: Segment, empty_after: int, lengths: Sequence[int], hand: Sequence[int],
+                opp_next: list[int]) -> float:
+    """A guess of what placing length n on `seg` is worth: its value, the shorter pieces it
+    gives up, its snugness, and how much of both hands still packs afterwards."""
+    killed = sum(VALUE[k] * hand[k] for k in lengths if k < n)
+    score = -1.0 * killed
+    score += 1.2 * VALUE[n]
+    score -= 0.3 * (NEIGHBOURS[seg.index] & empty_after).bit_count()
+    rest = [k for k in lengths if k >= n for _ in range(hand[k] - (1 if k == n else 0))]
+    if rest:
+        score -= 0.12 * dead_cells(empty_after, rest[0])
+        value, _ = pack_value(empty_after, rest)
+        score += 0.5 * value
+    if opp_next:
+        score -= 0.15 * pack_value(empty_after, opp_next)[0]
+    return score
+

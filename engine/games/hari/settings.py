@@ -1,0 +1,52 @@
+"""The parameters of HARI's search (a frozen value: tuning builds variants, nothing patches a module)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class MonteCarloSettings:
+    """The flat Monte Carlo that plays where the C core was not built (montecarlo.py)."""
+
+    k: int = 16
+    """Root candidates: the race ranking's best k ..."""
+    per_length: int = 2
+    """... plus the best this many of every length played, so that a longer piece is always weighed."""
+    ucb_c: float = 0.4
+    playout_plies: int = 80
+    skip: float = 0.25
+    """Playouts: chance of playing the second-shortest length instead of the shortest (giving up the shortest)."""
+    spread: int = 3
+    """Playouts: the snug spot is looked for among about this many starts drawn anywhere on the board."""
+
+
+@dataclass(frozen=True)
+class HariSettings:
+    """The parameters of HARI's search (search.py)."""
+
+    widths: tuple[tuple[int, int], ...] = ((32, 10), (32, 16), (32, 24))
+    """The alpha-beta's candidates: the snuggest placements of each playable length it tries at the
+    root and at every ply below it. The first pair is searched; a search that reaches the game's end
+    before its time is up searches again with the next (at most 32 a length)."""
+    scarce: int = 200
+    """A length with fewer placements than this gets slide candidates (one own piece slid to make room);
+    200, more than any length has: every length."""
+    slide_max: int = 24
+    """Slide candidates kept at a node, the best guesses."""
+    table_bits: int = 18
+    """The C core's transposition table holds 2**table_bits entries (8 MB at 18)."""
+    margin_scale: float = 6.0
+    """Board-value points per logistic unit, for the reported score."""
+    wdl_weight: float = 0.7
+    """A game end's value in the Monte Carlo: this share win/draw/loss, the rest the margin."""
+    endgame_plies: int = 8
+    """Without the C core: alpha-beta once both hands together have at most this many plays left."""
+    montecarlo: MonteCarloSettings = field(default_factory=MonteCarloSettings)
+
+    def __post_init__(self) -> None:
+        """Within what the C core takes (it would refuse them in the middle of a search)."""
+        if not self.widths or any(len(w) != 2 or not (1 <= w[0] <= 32 and 1 <= w[1] <= 32) for w in self.widths):
+            raise ValueError("widths are pairs of placements a length at the root and below, each 1 to 32")
+        if not (0 <= self.scarce <= 200 and 0 <= self.slide_max <= 64 and 0 <= self.table_bits <= 24):
+            raise ValueError("scarce is 0 to 200, slide_max 0 to 64, table_bits 0 to 24")

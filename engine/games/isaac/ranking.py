@@ -1,0 +1,59 @@
+"""A one-ply ranking of ISAAC moves by the evaluation after each: the `heuristic` partner's moves.
+
+Placement: among the best placements by the line guess, the one whose position evaluates
+best for us (value placed, pieces, potential); scoring: the removal after which the
+scoring evaluation is best for us.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+
+from protocol.isaac import IsaacGame
+from protocol.moves import PASS, Move
+from protocol.state import Phase
+
+from . import knowledge as K
+
+TOP = 12
+"""Placements (best by the line guess) judged by the evaluation."""
+POLL_EVERY = 32
+"""Moves judged between two looks at the stop event."""
+WIN = 1e6
+"""The value of a move that ends the game won (minus: lost)."""
+
+
+def ranked_moves(game: IsaacGame, rng: random.Random, stop: threading.Event | None = None) -> list[tuple[float, Move]]:
+    """(score, move) best first; [(0, PASS)] when the mover must pass. With `stop` set, the
+    moves judged so far."""
+    me = game.turn
+    moves: list[Move]
+    if game.phase is Phase.SCORE:
+        moves = list(K.removal_candidates(game, wide=True))
+        if not moves:
+            return [(0.0, PASS)]
+        evaluate: Callable[[IsaacGame], float] = K.scoring_eval
+    else:
+        moves = [m for m, _ in K.placement_candidates(game)[:TOP]]
+        evaluate = K.placement_eval
+    scored: list[tuple[float, Move]] = []
+    for i, move in enumerate(moves):
+        if stop is not None and i % POLL_EVERY == 0 and stop.is_set() and scored:
+            break
+        game.push(move)
+        try:
+            if game.is_over():
+                result = game.result()
+                assert result is not None
+                value = 0.0 if result.winner is None else (WIN if result.winner == me else -WIN)
+            else:
+                value = evaluate(game)
+                if game.turn != me:
+                    value = -value
+        finally:
+            game.pop()
+        scored.append((value + 0.001 * rng.random(), move))
+    scored.sort(key=lambda kv: -kv[0])
+    return scored

@@ -1,0 +1,190 @@
+"""ISAAC's searcher: PUCT MCTS in the placement phase, alpha-beta in the scoring phase.
+
+Placement (up to 600 moves a turn, about 25 turns to the scoring phase): MCTS
+with progressive widening; priors from the placement guess of
+engine/games/isaac/knowledge.py (what a piece adds to the lines it touches). A
+leaf is valued by placing on to the end of the placement phase (each side the
+longest of a few random placements) and judging the scoring phase's start: the
+scoring evaluation, with a tempo for the side that removes first. Who starts the
+scoring phase is decided by the parity of the pieces placed, which a static look
+at a placement position cannot see. Once the tree itself reaches the scoring
+phase the scoring evaluation takes over.
+
+Scoring (a handful of worthwhile removals each turn, a race to 100):
+iterative-deepening alpha-beta on the removal candidates (full score, blocks,
+multiplier set-ups), exact at game ends, static evaluation at the horizon, with
+a transposition table keyed by IsaacGame.scoring_key.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from engine.search.alphabeta import ABResult, AlphaBeta
+from engine.search.context import SearchContext
+from engine.search.mcts import Scored, run_mcts
+from engine.search.winchance import logistic, proven_score, win_probability_to_cp
+from protocol.game import Game
+from protocol.isaac import IsaacGame
+from protocol.messages import Info
+from protocol.moves import PASS, Move, Place
+from protocol.state import Phase
+
+from . import knowledge as K
+from .settings import IsaacSettings
+
+
+def evaluate(game: IsaacGame, settings: IsaacSettings) -> float:
+    """The search's static evaluation in points for the side to move (knowledge.evaluate with
+    the settings' tempo and potential weight)."""
+    return K.evaluate(game, settings.scoring_tempo, settings.placement_potential)
+
+
+def playout_placement(game: IsaacGame, rng: random.Random, sample: int) -> Move:
+    """The longest of `sample` uniformly drawn legal placements, the first drawn of equal ones
+    (a pass when none fits)."""
+    best: Place | None = None
+    for move in game.random_placements(rng, sample):
+        if not isinstance(move, Place):
+            return PASS
+        if best is None or move.segment.length > best.segment.length:
+            best = move
+    assert best is not None  # sample >= 1
+    return best
+
+
+def placement_playout_value(game: IsaacGame, rng: random.Random, ctx: SearchContext[IsaacSettings]) -> float:
+    """Win chance of the side to move: place on to the scoring phase's start (playout_placement
+    for both sides), then the search's evaluation there (where it stands, if told to stop).
+    The game is restored."""
+    settings = ctx.settings
+    me = game.turn
+    pushed = 0
+    try:
+        while game.phase is Phase.PLACE:  # the placement phase never ends the game
+            game.push(playout_placement(game, rng, settings.playout_sample))
+            pushed += 1
+            ctx.tm.nodes += 1
+            if ctx.tm.stopped():  # unwind at once: judged where it stands
+                break
+        p = logistic(evaluate(game, settings) / settings.point_scale)
+        return p if game.turn == me else 1.0 - p
+    finally:
+        for _ in range(pushed):
+            game.pop()
+
+
+def terminal_points(game: IsaacGame, ply: int) -> float:
+    """A finished game in points for the side to move, quicker wins scoring higher."""
+    result = game.result()
+    assert result is not None, "only finished games are valued this way"
+    if result.winner is None:
+        return 0.0
+    won = result.winner == game.turn
+    return (K.WIN_EVAL - ply) if won else -(K.WIN_EVAL - ply)
+
+
+def candidates(game: IsaacGame, settings: IsaacSettings) -> Scored:
+    """Moves with priors, best first: the removals worth searching (decaying priors) or every
+    placement (a softmax of the placement guess)."""
+    if game.phase is Phase.SCORE:
+        moves = K.removal_candidates(game, wide=True)
+        if not moves:
+            return [(PASS, 1.0)]
+        return [(m, settings.removal_prior_decay ** i) for i, m in enumerate(moves)]
+    scored = K.placement_candidates(game)
+    top = scored[0][1]
+    return [(m, math.exp((s - top) / settings.prior_scale)) for m, s in scored]
+
+
+class IsaacKnowledge:
+    """The MCTS view of ISAAC: priors from the move-ordering guess; leaves by a playout to the
+    scoring phase (placement) or the scoring evaluation."""
+
+    uses_playouts = False
+
+    def __init__(self, settings: IsaacSettings) -> None:
+        self.settings = settings
+
+    def candidates(self, game: IsaacGame) -> Scored:
+        return candidates(game, self.settings)
+
+    def leaf_value(self, game: IsaacGame, rng: random.Random, ctx: SearchContext[IsaacSettings]) -> float:
+        if game.phase is Phase.PLACE:
+            return placement_playout_value(game, rng, ctx)
+        return logistic(evaluate(game, self.settings) / self.settings.point_scale)
+
+    def terminal_value(self, game: IsaacGame, color: int) -> float:
+        result = game.result()
+        assert result is not None, "only finished games are valued this way"
+        if result.winner is None:
+            return 0.5
+        return 1.0 if result.winner == color else 0.0
+
+
+def _ab_candidates(game: IsaacGame, ply: int) -> Sequence[Move]:
+    if game.phase is Phase.SCORE:
+        return K.removal_candidates(game, wide=ply <= 1) or [PASS]
+    return [m for m, _ in K.placement_candidates(game)]
+
+
+def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[Move, Info]:
+    """Iterative-deepening alpha-beta over the worthwhile removals."""
+    settings = ctx.settings
+    moves = K.removal_candidates(game, wide=True)
+    if not moves:
+        return PASS, Info(depth=0)
+    if len(moves) == 1:
+        return moves[0], Info(depth=1, pv=[str(moves[0])])
+
+    def info_of(result: ABResult) -> Info:
+        info = Info(depth=result.depth, score_cp=win_probability_to_cp(logistic(result.value / settings.point_scale)),
+                    pv=[str(m) for m in result.pv])
+        if result.proven:
+            info.score_cp, info.wdl = proven_score(1)
+        return info
+
+    ab = AlphaBeta(ctx, _ab_candidates, lambda g: evaluate(g, settings), terminal_points, K.WIN_EVAL,
+                   key=IsaacGame.scoring_key)
+    last: dict[str, Info | None] = {"info": None}
+
+    def on_depth(res: ABResult) -> None:
+        last["info"] = info_of(res)
+        ctx.maybe_report()
+
+    ctx.snapshot = lambda: last["info"]
+    result = ab.iterate(game, moves, ctx.tm.depth_limit or 64, on_depth)
+    return result.move, info_of(result)
+
+
+class IsaacSearcher:
+    """ISAAC's searcher for the driver (engine/search/searcher.py)."""
+
+    defaults = IsaacSettings()
+    settings_type = IsaacSettings
+
+    def moves_left(self, game: Game) -> int:
+        """Rough count of the moves the side to move still makes (for the clock)."""
+        isaac = _isaac(game)
+        me = isaac.turn
+        if isaac.phase is Phase.PLACE:
+            return sum(isaac.hand(me)) // 2 + len(isaac.pieces(me)) // 2 + 8
+        return max(1, len(isaac.pieces(me)) // 2 + 1)
+
+    def choose(self, game: Game, ctx: SearchContext[IsaacSettings], rng: random.Random) -> tuple[Move, Info]:
+        isaac = _isaac(game)
+        if isaac.phase is Phase.SCORE:
+            return choose_scoring(isaac, ctx)
+        knowledge = IsaacKnowledge(ctx.settings)
+        return run_mcts(isaac, knowledge, ctx, rng, knowledge.candidates(isaac), ctx.settings.mcts)
+
+
+def _isaac(game: Game) -> IsaacGame:
+    if not isinstance(game, IsaacGame):
+        raise TypeError(f"ISAAC's searcher was given a {type(game).__name__}")
+    return game
+
+
+SEARCHER = IsaacSearcher()

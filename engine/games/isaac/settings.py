@@ -1,0 +1,28 @@
+"""The parameters of ISAAC's search (a frozen value: tuning builds variants, nothing patches a module)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.search.mcts import MCTSSettings
+
+
+@dataclass(frozen=True)
+class IsaacSettings:
+    """The parameters of ISAAC's search."""
+
+    mcts: MCTSSettings = field(default_factory=MCTSSettings)
+    point_scale: float = 12.0
+    """Evaluation points per logistic unit: a 12-point lead is a ~73% expected score."""
+    prior_scale: float = 3.0
+    """Placement guess points per e-fold of prior probability."""
+    placement_potential: float = 1.5
+    """Weight of potential in the evaluation of a placement position (the one-ply `heuristic`
+    keeps knowledge.W_POT, 0.3). It values the placement positions a search stops on."""
+    scoring_tempo: float = 8.0
+    """Evaluation points for removing first in the scoring phase (a race to 100), while both still remove."""
+    playout_sample: int = 3
+    """A playout's placement is the longest of this many uniformly drawn legal placements
+    (value on the board is what scores; long pieces first, but not always the same spots)."""
+    removal_prior_decay: float = 0.8
+    """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""

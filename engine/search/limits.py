@@ -1,0 +1,21 @@
+"""What one `go` allows: the clock, the move time, depth, nodes, infinite (SPEC 9.4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Limits:
+    """What `go` allows for this move. Times in ms; None = not given."""
+
+    time_left: int | None = None      # mover's clock
+    increment: int = 0                # mover's increment
+    movestogo: int | None = None
+    movetime: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    infinite: bool = False
+    move_overhead: int = 15           # MoveOverhead option, ms
+    started: float | None = None      # time.monotonic() when `go` arrived (the move's clock starts there)
+    own_book: bool = False            # OwnBook option: `search` may answer from engine/books (the engine sets it)
