@@ -5,7 +5,8 @@ holds its own bitboard model of the position, prunes the root's moves to a few d
 candidates, and shares thousands of playouts a move among them by UCB1; the playouts are
 epsilon-greedy (SPEC.md 9.7 says what each game's policy does). This module gives the core
 the time (engine/search/timeman.py's TimeManager: movetime, clock, nodes, depth, infinite),
-polls `stop` through the core's progress calls, reports `info` lines, and plays the most
+polls `stop` through the core's progress calls, reports `info` lines (a playout mean is an
+estimate: `score cp` within +-99, engine/search/winchance.py), and plays the most
 visited candidate only after the rules vet it (``check_move``; a refused one gives way to
 the next most visited, then to the first legal move).
 
@@ -24,6 +25,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from engine.search.winchance import win_probability_to_cp
 from protocol.errors import IllegalMoveError
 from protocol.messages import Info
 from protocol.moves import Move
@@ -34,8 +36,6 @@ PROGRESS_EVERY_S = 0.005
 """The core calls back this often: `stop`, the hard deadline and `info` lines are looked at then."""
 WARM_UP_NODES = 300
 """`prepare` runs a search this big, so that a timed `go` pays no import or first-call cost."""
-SCORE_CAP = 99
-"""A playout mean is an estimate, never a proof: `score cp` stays within +-99 (SPEC 9.5: 100 is a proven win)."""
 
 
 class Answer(NamedTuple):
@@ -62,11 +62,6 @@ def partner_for(game: Any) -> ModuleType | None:
     except ModuleNotFoundError:
         return None
     return module if module.AVAILABLE else None
-
-
-def score_cp(mean: float) -> int:
-    """The side to move's expected result as `score cp` (100 x (2p - 1)), capped at +-SCORE_CAP."""
-    return max(-SCORE_CAP, min(SCORE_CAP, int(round(100 * (2 * mean - 1)))))
 
 
 def run(partner: ModuleType, game: Any, budget: tuple[Any, ...]) -> Answer:
@@ -101,7 +96,7 @@ class FastMCStrategy:
         if partner is None:
             return self._fallback(game, limits, stop, report, rng)
         tm = TimeManager(limits, stop, moves_left=partner.moves_left(game), start=started)
-        ctx = SearchContext(tm, report)
+        ctx = SearchContext(tm, report, None)  # no search settings: the partner keeps its own numbers
         arms = partner.core().candidates(partner.position_tuple(game), partner.params())
         if len(arms) == 1:
             move = partner.to_move(arms[0])
@@ -111,7 +106,7 @@ class FastMCStrategy:
 
         def progress(nodes: int, playouts: int, best: int, mean: float) -> bool:
             tm.nodes = nodes
-            latest["info"] = Info(depth=1, rollouts=playouts, score_cp=score_cp(mean),
+            latest["info"] = Info(depth=1, rollouts=playouts, score_cp=win_probability_to_cp(mean),
                                   pv=[str(partner.to_move(arms[best]))])
             ctx.maybe_report()
             return tm.must_stop()
@@ -127,7 +122,7 @@ class FastMCStrategy:
         tm.nodes = answer.nodes
         order = answer.order()
         best = order[0]
-        ctx.final_report(Info(depth=1, rollouts=answer.playouts, score_cp=score_cp(answer.mean(best)),
+        ctx.final_report(Info(depth=1, rollouts=answer.playouts, score_cp=win_probability_to_cp(answer.mean(best)),
                               pv=[str(answer.moves[best])]))
         return self._vetted(game, [answer.moves[i] for i in order], report)
 

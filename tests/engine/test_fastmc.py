@@ -129,8 +129,13 @@ def test_prepare_warms_up_once_per_game_type():
     assert strategy._prepared == set(GAMES)
 
 
-def test_score_is_capped_below_a_proof():
-    assert fast_mc.score_cp(1.0) == 99 and fast_mc.score_cp(0.0) == -99 and fast_mc.score_cp(0.5) == 0
+def test_a_sure_looking_position_is_still_reported_as_an_estimate():
+    """Every playout from here is won (Dark reaches 100 at once), yet no playout mean is a proof: cp 99, not 100."""
+    from protocol import game_from_position
+
+    infos: list = []
+    _choose(game_from_position("isaac a4e4,h3h7,j4j6/a5g5 667/- d - score 95/90"), Limits(nodes=5000), infos=infos)
+    assert 80 < infos[-1].score_cp <= 99
 
 
 def test_bench_prints_the_partners_playouts_per_second():
