@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import import_module
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -32,6 +32,8 @@ from protocol.moves import Move
 
 from .base import Limits
 
+PARTNER_GAMES = ("isaac", "foundations", "hari")
+"""The games with a partner core (engine/games/<game>/partner.py)."""
 PROGRESS_EVERY_S = 0.005
 """The core calls back this often: `stop`, the hard deadline and `info` lines are looked at then."""
 WARM_UP_NODES = 300
@@ -64,27 +66,46 @@ def partner_for(game: Any) -> ModuleType | None:
     return module if module.AVAILABLE else None
 
 
-def run(partner: ModuleType, game: Any, budget: tuple[Any, ...]) -> Answer:
-    """One search of `partner`'s core on `game` with `budget` (see engine/games/_partner.h)."""
-    native, visits, totals, nodes, playouts = partner.core().search(partner.position_tuple(game), partner.params(),
+def run(partner: ModuleType, settings: Any, game: Any, budget: tuple[Any, ...]) -> Answer:
+    """One search of `partner`'s core on `game` with `settings` (its PartnerSettings) and `budget`
+    (see engine/games/_partner.h)."""
+    native, visits, totals, nodes, playouts = partner.core().search(partner.position_tuple(game), settings.params(),
                                                                       budget)
     return Answer([partner.to_move(m) for m in native], visits, totals, nodes, playouts)
 
 
+def partner_settings(changes: str) -> dict[str, object]:
+    """{game: its partner's default PartnerSettings with `changes` made}: `<game>.<field>=<value>,...` as for the
+    search's settings (engine/games/tuning.py); ValueError naming what is wrong."""
+    from engine.games.tuning import parse_changes
+
+    defaults = {name: import_module(f"engine.games.{name}.partner").DEFAULTS for name in PARTNER_GAMES}
+    return parse_changes(changes, defaults)
+
+
 class FastMCStrategy:
-    """UCB1 over a C core's root candidates, playouts in C; see the module docstring."""
+    """UCB1 over a C core's root candidates, playouts in C; see the module docstring.
+
+    `settings` maps a game's name to the PartnerSettings its core plays with instead of the
+    defaults (tuning scripts build variants this way; the engine plays the defaults)."""
 
     name = "fastmc"
 
+    def __init__(self, settings: Mapping[str, object] | None = None) -> None:
+        self.settings = dict(settings or {})
+        self._prepared: set[str] = set()
+
+    def _settings(self, partner: ModuleType, game: Any) -> Any:
+        return self.settings.get(game.name, partner.DEFAULTS)
+
     def prepare(self, game: Any) -> None:
         """Load the game's core and search a little (once per game type), outside any timed `go`."""
-        prepared: set[str] = getattr(self, "_prepared", set())
         partner = partner_for(game)
-        if partner is None or game.name in prepared or game.is_over():
+        if partner is None or game.name in self._prepared or game.is_over():
             return
-        run(partner, game, (0, partner.UCB_C, WARM_UP_NODES, 0, 0.0, None, 1.0))
-        prepared.add(game.name)
-        self._prepared = prepared
+        settings = self._settings(partner, game)
+        run(partner, settings, game, (0, settings.ucb_c, WARM_UP_NODES, 0, 0.0, None, 1.0))
+        self._prepared.add(game.name)
 
     def choose(self, game: Any, limits: Limits, stop: threading.Event,
                report: Callable[[Info], None], rng: random.Random) -> Any:
@@ -95,9 +116,10 @@ class FastMCStrategy:
         partner = partner_for(game)
         if partner is None:
             return self._fallback(game, limits, stop, report, rng)
+        settings = self._settings(partner, game)
         tm = TimeManager(limits, stop, moves_left=partner.moves_left(game), start=started)
         ctx = SearchContext(tm, report, None)  # no search settings: the partner keeps its own numbers
-        arms = partner.core().candidates(partner.position_tuple(game), partner.params())
+        arms = partner.core().candidates(partner.position_tuple(game), settings.params())
         if len(arms) == 1:
             move = partner.to_move(arms[0])
             report(Info(depth=1, nodes=0, rollouts=0, pv=[str(move)]))
@@ -116,9 +138,9 @@ class FastMCStrategy:
         deadline = tm.start + soft / 1000 if soft is not None else 0.0
         per_arm = limits.depth * len(arms) if limits.depth is not None and limits.depth > 0 else 0
         node_limit = max(1, limits.nodes) if limits.nodes is not None else 0
-        budget = (rng.getrandbits(64), partner.UCB_C, node_limit, per_arm, deadline, progress,
+        budget = (rng.getrandbits(64), settings.ucb_c, node_limit, per_arm, deadline, progress,
                   PROGRESS_EVERY_S)
-        answer = run(partner, game, budget)
+        answer = run(partner, settings, game, budget)
         tm.nodes = answer.nodes
         order = answer.order()
         best = order[0]

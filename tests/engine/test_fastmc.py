@@ -69,7 +69,7 @@ def test_depth_gives_each_candidate_that_many_playouts():
     _choose(new_game("foundations"), Limits(depth=3), infos=infos)
     from engine.games.foundations import partner
 
-    arms = partner.core().candidates(partner.position_tuple(new_game("foundations")), partner.params())
+    arms = partner.core().candidates(partner.position_tuple(new_game("foundations")), partner.DEFAULTS.params())
     assert infos[-1].rollouts == 3 * len(arms)
 
 
@@ -104,7 +104,7 @@ def test_a_move_the_rules_refuse_gives_way_to_the_next():
     from engine.games.isaac import partner
 
     game = new_game("isaac")
-    legal = partner.to_move(partner.core().candidates(partner.position_tuple(game), partner.params())[0])
+    legal = partner.to_move(partner.core().candidates(partner.position_tuple(game), partner.DEFAULTS.params())[0])
     infos: list = []
     assert fast_mc.FastMCStrategy._vetted(game, [PASS, legal], infos.append) == legal  # no pass at the start
     assert any(i.string and "illegal" in i.string for i in infos)
@@ -149,3 +149,19 @@ def test_bench_prints_the_partners_playouts_per_second():
     assert BenchSettings(strategy="fastmc").node_limit == 200_000 and BenchSettings().node_limit == 2000
     search = list(bench_lines(BenchSettings(nodes=50, strategy="greedy")))
     assert not any("Playouts" in line for line in search)
+
+
+def test_variants_of_the_partner_are_built_from_text():
+    from engine.games.hari import partner as hari
+    from engine.games.isaac import partner as isaac
+
+    variant = fast_mc.partner_settings("hari.jump=0.3,isaac.per_length=12")
+    assert variant["hari"] == hari.PartnerSettings(jump=0.3) and variant["isaac"].per_length == 12
+    assert hari.DEFAULTS.jump == 0.0  # the defaults are untouched
+    for bad in ("hari.nonsense=1", "chess.jump=1", "hari.sample=0.5"):
+        with pytest.raises(ValueError):
+            fast_mc.partner_settings(bad)
+    strategy = fast_mc.FastMCStrategy(variant)
+    infos: list = []
+    move = strategy.choose(new_game("isaac"), Limits(nodes=3000), threading.Event(), infos.append, random.Random(1))
+    assert new_game("isaac").is_legal(move) and isaac.DEFAULTS.per_length != 12

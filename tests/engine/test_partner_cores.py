@@ -41,7 +41,7 @@ def test_playouts_replay_on_the_rules_to_the_same_end(name):
     module = partner(name)
     for i, game in enumerate(POSITIONS[name]):
         for seed in (i, 1000 + i):
-            natives, scores, winner = module.core().playout(module.position_tuple(game), module.params(), seed)
+            natives, scores, winner = module.core().playout(module.position_tuple(game), module.DEFAULTS.params(), seed)
             end = replay(game, module, natives)
             assert end.is_over(), (game.position(), natives)
             result = end.result()
@@ -53,7 +53,7 @@ def test_playouts_replay_on_the_rules_to_the_same_end(name):
 def test_root_candidates_are_legal_and_distinct(name):
     module = partner(name)
     for game in POSITIONS[name]:
-        moves = [module.to_move(m) for m in module.core().candidates(module.position_tuple(game), module.params())]
+        moves = [module.to_move(m) for m in module.core().candidates(module.position_tuple(game), module.DEFAULTS.params())]
         assert moves, game.position()
         canonical = [game.check_move(m) for m in moves]
         assert len(set(map(str, canonical))) == len(canonical), game.position()
@@ -64,22 +64,22 @@ def test_search_statistics_add_up_and_repeat_for_a_seed_and_a_node_limit(name):
     module = partner(name)
     for game in POSITIONS[name][:20]:
         position = module.position_tuple(game)
-        first = module.core().search(position, module.params(), budget(seed=7, nodes=3000))
+        first = module.core().search(position, module.DEFAULTS.params(), budget(seed=7, nodes=3000))
         moves, visits, totals, nodes, playouts = first
-        assert moves == module.core().candidates(position, module.params())
+        assert moves == module.core().candidates(position, module.DEFAULTS.params())
         assert sum(visits) == playouts and len(visits) == len(totals) == len(moves)
         assert 3000 <= nodes and playouts >= 1
         assert all(0.0 <= t <= v for t, v in zip(totals, visits, strict=True))
-        assert module.core().search(position, module.params(), budget(seed=7, nodes=3000)) == first
+        assert module.core().search(position, module.DEFAULTS.params(), budget(seed=7, nodes=3000)) == first
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_search_obeys_its_playout_limit_and_its_deadline(name):
     module = partner(name)
     position = module.position_tuple(POSITIONS[name][0])
-    assert module.core().search(position, module.params(), budget(playouts=37))[4] == 37
+    assert module.core().search(position, module.DEFAULTS.params(), budget(playouts=37))[4] == 37
     start = time.monotonic()
-    module.core().search(position, module.params(), budget(deadline=start + 0.03))
+    module.core().search(position, module.DEFAULTS.params(), budget(deadline=start + 0.03))
     assert time.monotonic() - start < 0.5
 
 
@@ -93,7 +93,7 @@ def test_progress_is_called_and_stops_the_search(name):
         return len(calls) >= 3
 
     moves, visits, _, nodes, playouts = module.core().search(
-        module.position_tuple(POSITIONS[name][1]), module.params(),
+        module.position_tuple(POSITIONS[name][1]), module.DEFAULTS.params(),
         budget(progress=progress, every=0.001, deadline=time.monotonic() + 5))  # the deadline: a safety net
     assert len(calls) == 3 and calls[-1][1] <= playouts
     assert all(0 <= best < len(moves) and 0.0 <= mean <= 1.0 for _, _, best, mean in calls)
@@ -107,7 +107,7 @@ def test_an_error_in_progress_is_raised_not_swallowed(name):
         raise RuntimeError("from the callback")
 
     with pytest.raises(RuntimeError, match="from the callback"):
-        module.core().search(module.position_tuple(POSITIONS[name][2]), module.params(),
+        module.core().search(module.position_tuple(POSITIONS[name][2]), module.DEFAULTS.params(),
                              budget(progress=progress, every=0.001, deadline=time.monotonic() + 5))
 
 
@@ -115,11 +115,11 @@ def test_an_error_in_progress_is_raised_not_swallowed(name):
 def test_a_finished_game_is_refused_by_the_search(name):
     module = partner(name)
     game = POSITIONS[name][3].copy()
-    natives, _, _ = module.core().playout(module.position_tuple(game), module.params(), 3)
+    natives, _, _ = module.core().playout(module.position_tuple(game), module.DEFAULTS.params(), 3)
     end = replay(game, module, natives)
-    assert module.core().candidates(module.position_tuple(end), module.params()) == []
+    assert module.core().candidates(module.position_tuple(end), module.DEFAULTS.params()) == []
     with pytest.raises(ValueError, match="over"):
-        module.core().search(module.position_tuple(end), module.params(), budget(nodes=100))
+        module.core().search(module.position_tuple(end), module.DEFAULTS.params(), budget(nodes=100))
 
 
 def _replace(position, index, value):
@@ -145,11 +145,11 @@ def test_bad_positions_are_refused_with_a_value_error(name):
         for value in values:
             bad = _replace(good, index, value)
             with pytest.raises(ValueError):
-                module.core().candidates(bad, module.params())
+                module.core().candidates(bad, module.DEFAULTS.params())
             with pytest.raises(ValueError):
-                module.core().playout(bad, module.params(), 1)
+                module.core().playout(bad, module.DEFAULTS.params(), 1)
             with pytest.raises(ValueError):
-                module.core().search(bad, module.params(), budget(nodes=50))
+                module.core().search(bad, module.DEFAULTS.params(), budget(nodes=50))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -158,16 +158,16 @@ def test_malformed_input_is_refused_with_an_exception(name):
     good = module.position_tuple(new_game(name))
     for bad in ((), good[:-1], good + (0,), "isaac", None):
         with pytest.raises((TypeError, ValueError)):
-            module.core().candidates(bad, module.params())
+            module.core().candidates(bad, module.DEFAULTS.params())
     with pytest.raises(TypeError):  # Dark's hand (field 2 in every game) of strings
-        module.core().candidates(_replace(good, 2, ["x"] * 8), module.params())
+        module.core().candidates(_replace(good, 2, ["x"] * 8), module.DEFAULTS.params())
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_bad_parameters_and_budgets_are_refused(name):
     module = partner(name)
     position = module.position_tuple(new_game(name))
-    params = module.params()
+    params = module.DEFAULTS.params()
     for bad in (params[:-1], params + (1.0,), (float("nan"),) + params[1:], (-1.0,) + params[1:],
                 (1e9,) * len(params)):
         with pytest.raises(ValueError, match="params"):

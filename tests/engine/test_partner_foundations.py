@@ -6,6 +6,8 @@ fits on the level the rules allow, and the root keeps every length that fits."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.games.foundations import partner
 from tests.support.partner_positions import varied_positions
 
@@ -13,10 +15,7 @@ POSITIONS = varied_positions("foundations", 150, seed=41)
 
 
 def _params(**changes):
-    names = ("EPS", "SKIP", "SAMPLE", "MARGIN_WEIGHT", "MARGIN_SCALE", "WIDTH", "SNUG_WEIGHT")
-    values = dict(zip(names, partner.params(), strict=True))
-    values.update(changes)
-    return tuple(values[n] for n in names)
+    return replace(partner.DEFAULTS, **changes).params()
 
 
 def test_upper_levels_are_covered():
@@ -24,7 +23,7 @@ def test_upper_levels_are_covered():
 
 
 def test_the_greedy_playout_plays_the_shortest_length_that_fits():
-    greedy = _params(EPS=0.0, SKIP=0.0)
+    greedy = _params(eps=0.0, skip=0.0)
     for i, game in enumerate(POSITIONS):
         natives, _, _ = partner.core().playout(partner.position_tuple(game), greedy, i)
         position = game.copy()
@@ -39,7 +38,7 @@ def test_the_greedy_playout_plays_the_shortest_length_that_fits():
 
 def test_the_root_keeps_every_length_that_fits():
     for game in POSITIONS:
-        moves = [partner.to_move(m) for m in partner.core().candidates(partner.position_tuple(game), partner.params())]
+        moves = [partner.to_move(m) for m in partner.core().candidates(partner.position_tuple(game), partner.DEFAULTS.params())]
         lengths = {n for _, n, h, v in game.placement_groups() if h or v}
         assert {m.segment.length for m in moves if hasattr(m, "segment")} == lengths
-        assert len(moves) <= max(partner.WIDTH, 2 * len(lengths))
+        assert len(moves) <= max(partner.DEFAULTS.width, 2 * len(lengths))

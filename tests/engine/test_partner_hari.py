@@ -26,7 +26,7 @@ def test_the_root_offers_every_plain_placement_the_discard_and_slides():
     for game in POSITIONS:
         if not game.playable_lengths(game.turn):
             continue
-        moves = [partner.to_move(m) for m in partner.core().candidates(partner.position_tuple(game), partner.params())]
+        moves = [partner.to_move(m) for m in partner.core().candidates(partner.position_tuple(game), partner.DEFAULTS.params())]
         plain = {str(m) for m in moves if isinstance(m, HariMove) and not m.slides}
         base = next(game.slide_sets())
         expected = {str(m) for m in game.plays_after(base) if m.place is not None}
@@ -39,7 +39,7 @@ def test_the_root_offers_every_plain_placement_the_discard_and_slides():
 def test_playouts_slide_only_to_upgrade_when_nothing_fits():
     upgrades = 0
     for i, game in enumerate(POSITIONS):
-        natives, _, _ = partner.core().playout(partner.position_tuple(game), partner.params(), i)
+        natives, _, _ = partner.core().playout(partner.position_tuple(game), partner.DEFAULTS.params(), i)
         position = game.copy()
         for native in natives:
             move = position.check_move(partner.to_move(native))

@@ -20,7 +20,7 @@ row), and any score 50 to 56 puts Dark's counter on a5g5."""
 
 
 def _playout(game, seed=1):
-    return partner.core().playout(partner.position_tuple(game), partner.params(), seed)
+    return partner.core().playout(partner.position_tuple(game), partner.DEFAULTS.params(), seed)
 
 
 def test_both_phases_are_covered_and_replay_on_the_rules():
@@ -54,13 +54,13 @@ def test_a_playout_blocks_the_piece_that_would_reach_100():
 def test_root_removals_offer_the_full_score_and_the_block():
     game = game_from_position(THREAT)
     moves = {str(partner.to_move(m)) for m in partner.core().candidates(partner.position_tuple(game),
-                                                                          partner.params())}
+                                                                          partner.DEFAULTS.params())}
     assert {"xa4e4:58", "xa4e4:56"} <= moves
 
 
 def test_the_search_prefers_the_block():
     game = game_from_position(THREAT)
-    moves, visits, totals, _, _ = partner.core().search(partner.position_tuple(game), partner.params(),
+    moves, visits, totals, _, _ = partner.core().search(partner.position_tuple(game), partner.DEFAULTS.params(),
                                                         (3, 0.4, 20_000, 0, 0.0, None, 1.0))
     best = max(range(len(moves)), key=lambda i: visits[i])
     assert str(partner.to_move(moves[best])) != "xa4e4:58"  # that one lets Light reach 100 at once

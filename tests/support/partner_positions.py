@@ -50,7 +50,7 @@ def varied_positions(game_name: str, count: int, seed: int, random_share: float 
             if rng.random() < random_share:
                 move = game.random_move(rng)
             else:
-                natives, _, _ = module.core().playout(module.position_tuple(game), module.params(),
+                natives, _, _ = module.core().playout(module.position_tuple(game), module.DEFAULTS.params(),
                                                       rng.getrandbits(64))
                 move = module.to_move(natives[0])
             game.push(game.check_move(move))

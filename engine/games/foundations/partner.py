@@ -11,6 +11,7 @@ is False where the extension could not be compiled.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -25,31 +26,40 @@ except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts 
 
 AVAILABLE = _core is not None
 
-# The playout policy and the root's width, in the C core's order (its module comment says how
-# each is used); module constants so that benchmarks/ab_inprocess.py can try other values.
-EPS = 0.05
-"""Chance of a uniformly drawn legal placement instead of the greedy one."""
-SKIP = 0.2
-"""Chance of the next length that fits instead of the shortest."""
-SAMPLE = 4
-"""Spots drawn for the greedy placement; the snuggest is played."""
-MARGIN_WEIGHT = 0.2
-"""Share of a playout's value from the final hand-value margin (the rest: win 1, draw 1/2, loss 0)."""
-MARGIN_SCALE = 4.0
-"""Hand-value points per tanh unit of that margin."""
-WIDTH = 24
-"""Root candidates: every legal placement up to this many, else this many best guesses."""
-SNUG_WEIGHT = 0.25
-"""Guess points lost per free neighbour of a root placement."""
-UCB_C = 0.4
-"""UCB1's exploration constant at the root."""
+
+@dataclass(frozen=True)
+class PartnerSettings:
+    """The partner's playout policy and root (the C core's module comment says how each is used).
+
+    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
+    `fastmc:foundations.<field>=<value>`), nothing patches a module."""
+
+    eps: float = 0.05
+    """Chance of a uniformly drawn legal placement instead of the greedy one."""
+    skip: float = 0.2
+    """Chance of the next length that fits instead of the shortest."""
+    sample: int = 4
+    """Spots drawn for the greedy placement; the snuggest is played."""
+    margin_weight: float = 0.2
+    """Share of a playout's value from the final hand-value margin (the rest: win 1, draw 1/2, loss 0)."""
+    margin_scale: float = 4.0
+    """Hand-value points per tanh unit of that margin."""
+    width: int = 24
+    """Root candidates: every legal placement up to this many, else this many best guesses."""
+    snug_weight: float = 0.25
+    """Guess points lost per free neighbour of a root placement."""
+    ucb_c: float = 0.4
+    """UCB1's exploration constant at the root."""
+
+    def params(self) -> tuple[float, ...]:
+        """The core's parameters, in its order (all fields but ucb_c, which the budget carries)."""
+        return (self.eps, self.skip, self.sample, self.margin_weight, self.margin_scale, self.width, self.snug_weight)
+
+
+DEFAULTS = PartnerSettings()
 
 NativeMove = tuple[int, int]
 """(segment index, level); (-1, 0) is a pass."""
-
-
-def params() -> tuple[float, ...]:
-    return (EPS, SKIP, SAMPLE, MARGIN_WEIGHT, MARGIN_SCALE, WIDTH, SNUG_WEIGHT)
 
 
 def position_tuple(game: Any) -> tuple[Any, ...]:

@@ -4,7 +4,7 @@ The core (engine/games/hari/_partner.c) runs flat Monte Carlo on its own bitboar
 the position: UCB1 over pruned root candidates (snug placements per length, the shortest
 piece's discard, one own piece slid to make room), epsilon-greedy playouts to the end of
 the game (slides where the policy needs them: upgrades when nothing fits). This module
-hands it a position and the policy's parameters and turns its moves back into protocol
+hands it a position and the policy's parameters (PartnerSettings) and turns its moves back into protocol
 moves; the strategy (engine/strategies/fast_mc.py) has the chosen one vetted by
 ``check_move``. ``AVAILABLE`` is False where the extension could not be compiled.
 """
@@ -12,6 +12,7 @@ moves; the strategy (engine/strategies/fast_mc.py) has the chosen one vetted by
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -26,39 +27,49 @@ except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts 
 
 AVAILABLE = _core is not None
 
-# The playout policy and the root's width, in the C core's order (its module comment says how
-# each is used); module constants so that benchmarks/ab_inprocess.py can try other values.
-EPS = 0.05
-"""Chance of a uniformly drawn playable length on a uniformly drawn spot instead of the greedy play."""
-PLAY3 = 0.2
-"""Chance of playing a 3 when it is the shortest playable length and a longer one fits."""
-JUMP = 0.15
-"""Chance of the next length that fits instead of the shortest."""
-SAMPLE = 6
-"""Spots drawn for the greedy placement; the snuggest is played."""
-MARGIN_WEIGHT = 0.2
-"""Share of a playout's value from the final board-value margin (the rest: win 1, draw 1/2, loss 0)."""
-MARGIN_SCALE = 6.0
-"""Board-value points per tanh unit of that margin."""
-PER_LENGTH = 200
-"""Root placements: the snuggest this many spots of each playable length."""
-SLIDES = 64
-"""Root slide moves (one own piece slid to make room for a scarce length): at most this many."""
-SCARCE = 200
-"""A length with fewer placements than this is scarce: the root tries sliding to make room for it."""
-SPREAD = 1.0
-"""Random jitter added to a spot's free-neighbour count (ties and near-ties at random)."""
-UPGRADE = 1.0
-"""1: when no playable length fits, a playout slides one own piece to make room (0: it discards)."""
-UCB_C = 0.4
-"""UCB1's exploration constant at the root."""
+
+@dataclass(frozen=True)
+class PartnerSettings:
+    """The partner's playout policy and root (the C core's module comment says how each is used).
+
+    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
+    `fastmc:hari.<field>=<value>`), nothing patches a module."""
+
+    eps: float = 0.05
+    """Chance of a uniformly drawn playable length on a uniformly drawn spot instead of the greedy play."""
+    play3: float = 0.2
+    """Chance of playing a 3 when it is the shortest playable length and a longer one fits."""
+    jump: float = 0.0
+    """Chance of the next length that fits instead of the shortest."""
+    sample: int = 2
+    """Spots drawn for the greedy placement; the snuggest is played."""
+    margin_weight: float = 0.2
+    """Share of a playout's value from the final board-value margin (the rest: win 1, draw 1/2, loss 0)."""
+    margin_scale: float = 6.0
+    """Board-value points per tanh unit of that margin."""
+    per_length: int = 200
+    """Root placements: the snuggest this many spots of each playable length (200: all of them)."""
+    slides: int = 64
+    """Root slide moves (one own piece slid to make room for a length): at most this many, best guesses first."""
+    scarce: int = 200
+    """A length with fewer placements than this gets slide moves at the root (200: every length)."""
+    spread: float = 1.0
+    """Random jitter added to a spot's free-neighbour count (ties and near-ties at random)."""
+    upgrade: int = 1
+    """1: when no playable length fits, a playout slides one own piece to make room (0: it discards)."""
+    ucb_c: float = 0.4
+    """UCB1's exploration constant at the root."""
+
+    def params(self) -> tuple[float, ...]:
+        """The core's parameters, in its order (all fields but ucb_c, which the budget carries)."""
+        return (self.eps, self.play3, self.jump, self.sample, self.margin_weight, self.margin_scale, self.per_length,
+                self.slides, self.scarce, self.spread, self.upgrade)
+
+
+DEFAULTS = PartnerSettings()
 
 NativeMove = tuple[int, int, tuple[tuple[int, int], ...]]
 """(placed segment or -1 for a discard, length (0: a pass), ((slid piece, its end or -1 for off), ...))."""
-
-
-def params() -> tuple[float, ...]:
-    return (EPS, PLAY3, JUMP, SAMPLE, MARGIN_WEIGHT, MARGIN_SCALE, PER_LENGTH, SLIDES, SCARCE, SPREAD, UPGRADE)
 
 
 def position_tuple(game: Any) -> tuple[Any, ...]:

@@ -11,6 +11,7 @@ is False where the extension could not be compiled.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -26,40 +27,49 @@ except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts 
 
 AVAILABLE = _core is not None
 
-# The playout policy and the root's width, in the C core's order (its module comment says how
-# each is used); module constants so that benchmarks/ab_inprocess.py can try other values.
-EPS_PLACE = 0.1
-"""Chance of a uniformly drawn placement instead of the greedy one."""
-SAMPLE = 4
-"""Spots drawn for the greedy placement of the longest length that fits; the best is played."""
-FEED = 0.5
-"""Weight of the own-minus-opponent values along the lines a placement crosses."""
-SPREAD = 1.0
-"""Random jitter added to a spot's score (ties and near-ties at random)."""
-EPS_REMOVE = 0.1
-"""Chance of a uniformly drawn removable piece instead of the greedy one."""
-GIVE_UP = 0.5
-"""Weight of the points of the shorter own pieces a removal makes unremovable."""
-BLOCK = 5
-"""Points a removal may leave unscored to put the counter on an opponent piece worth more."""
-MARGIN_WEIGHT = 0.1
-"""Share of a playout's value from the final score margin (the rest: win 1, loss 0)."""
-MARGIN_SCALE = 20.0
-"""Score points per tanh unit of that margin."""
-PER_LENGTH = 6
-"""Root placements: the best this many spots of each length in hand."""
-REMOVALS = 40
-"""Root removals (piece and new score): at most this many, best guess first."""
-UCB_C = 0.4
-"""UCB1's exploration constant at the root."""
+
+@dataclass(frozen=True)
+class PartnerSettings:
+    """The partner's playout policy and root (the C core's module comment says how each is used).
+
+    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
+    `fastmc:isaac.<field>=<value>`), nothing patches a module."""
+
+    eps_place: float = 0.1
+    """Chance of a uniformly drawn placement instead of the greedy one."""
+    sample: int = 4
+    """Spots drawn for the greedy placement of the longest length that fits; the best is played."""
+    feed: float = 0.5
+    """Weight of the own-minus-opponent values along the lines a placement crosses."""
+    spread: float = 1.0
+    """Random jitter added to a spot's score (ties and near-ties at random)."""
+    eps_remove: float = 0.1
+    """Chance of a uniformly drawn removable piece instead of the greedy one."""
+    give_up: float = 0.5
+    """Weight of the points of the shorter own pieces a removal makes unremovable."""
+    block: int = 5
+    """Points a removal may leave unscored to put the counter on an opponent piece worth more."""
+    margin_weight: float = 0.1
+    """Share of a playout's value from the final score margin (the rest: win 1, loss 0)."""
+    margin_scale: float = 20.0
+    """Score points per tanh unit of that margin."""
+    per_length: int = 6
+    """Root placements: the best this many spots of each length in hand."""
+    removals: int = 40
+    """Root removals (piece and new score): at most this many, best guesses first."""
+    ucb_c: float = 0.4
+    """UCB1's exploration constant at the root."""
+
+    def params(self) -> tuple[float, ...]:
+        """The core's parameters, in its order (all fields but ucb_c, which the budget carries)."""
+        return (self.eps_place, self.sample, self.feed, self.spread, self.eps_remove, self.give_up, self.block,
+                self.margin_weight, self.margin_scale, self.per_length, self.removals)
+
+
+DEFAULTS = PartnerSettings()
 
 NativeMove = tuple[int, int]
 """(segment index, new score or -1 for a placement); (-1, -1) is a pass."""
-
-
-def params() -> tuple[float, ...]:
-    return (EPS_PLACE, SAMPLE, FEED, SPREAD, EPS_REMOVE, GIVE_UP, BLOCK, MARGIN_WEIGHT, MARGIN_SCALE, PER_LENGTH,
-            REMOVALS)
 
 
 def position_tuple(game: Any) -> tuple[Any, ...]:
