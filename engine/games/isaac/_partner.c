@@ -20,18 +20,20 @@
  */
 #include "_partner.h"
 
-#define NPARAMS 11
+#define NPARAMS 15
 #define MAXPIECES 15
 #define MAXMOVES 700 /* 600 placements at most; removals are fewer */
 #define MAX_PLIES 128
 
 /* The policy's and the root's parameters (engine/games/isaac/partner.py PARAMS names them). */
-enum { EPS_PLACE, SAMPLE, FEED, SPREAD, EPS_REMOVE, GIVE_UP, BLOCK, MARGIN_W, MARGIN_SCALE, PER_LENGTH, REMOVALS };
+enum { EPS_PLACE, SAMPLE, FEED, SPREAD, EPS_REMOVE, GIVE_UP, BLOCK, MARGIN_W, MARGIN_SCALE, PER_LENGTH, REMOVALS,
+       DENY, PLAN_BLOCK, PLAN_DOUBLE, PLAN_SELF };
 
 static const char *const PARAM_NAMES[NPARAMS] = {"eps_place", "sample", "feed", "spread", "eps_remove", "give_up",
-                                                  "block", "margin_weight", "margin_scale", "per_length", "removals"};
-static const double PARAM_LO[NPARAMS] = {0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1};
-static const double PARAM_HI[NPARAMS] = {1, 64, 10, 10, 1, 10, 99, 1, 100, 200, 1024};
+                                                  "block", "margin_weight", "margin_scale", "per_length", "removals",
+                                                  "deny", "plan_block", "plan_double", "plan_self"};
+static const double PARAM_LO[NPARAMS] = {0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0};
+static const double PARAM_HI[NPARAMS] = {1, 64, 10, 10, 1, 10, 99, 1, 100, 200, 1024, 10, 10, 10, 10};
 
 static u128 LINE_MASK[20];     /* rows 0..9, columns 10..19 */
 static int SEG_LINE[NSEG];     /* the line a piece lies along */
@@ -212,6 +214,22 @@ static double spot_score(const Pos *p, int seg, double feed) {
     return score + feed * fed;
 }
 
+/* The opponent's longest length in hand (0: none), whose room a placement may take (DENY). */
+static int longest_in_hand(const Pos *p, int color) {
+    for (int n = 7; n >= 3; n--)
+        if (p->hand[color][n]) return n;
+    return 0;
+}
+
+/* The opponent's placements of length n (0: none) that a piece on `seg` would take away. */
+static inline int denied(u128 empty, int seg, int n) {
+    if (!n) return 0;
+    u128 h, v, h2, v2;
+    placement_starts(empty, n, &h, &v);
+    placement_starts(empty & ~SEG[seg].mask, n, &h2, &v2);
+    return popc(h) + popc(v) - popc(h2) - popc(v2);
+}
+
 static Move playout_placement(const Pos *p, const double *prm, Rng *r) {
     int c = p->turn;
     u128 empty = ALL & ~p->occ, hs[8], vs[8];
@@ -232,11 +250,13 @@ static Move playout_placement(const Pos *p, const double *prm, Rng *r) {
         return (Move){pick < nh ? H_SEG[n][nth_bit(hs[n], pick)] : V_SEG[n][nth_bit(vs[n], pick - nh)], -1};
     }
     int k = (int)prm[SAMPLE], m = count[n], nh = popc(hs[n]), best = -1;
+    int their = prm[DENY] > 0.0 ? longest_in_hand(p, 1 - c) : 0;
     double best_score = -1e300;
     for (int i = 0; i < k && i < m; i++) {
         int pick = k >= m ? i : rng_below(r, m);
         int seg = pick < nh ? H_SEG[n][nth_bit(hs[n], pick)] : V_SEG[n][nth_bit(vs[n], pick - nh)];
         double s = spot_score(p, seg, prm[FEED]) + prm[SPREAD] * rng_unit(r);
+        if (their) s += prm[DENY] * denied(empty, seg, their);
         if (s > best_score) { best_score = s; best = seg; }
     }
     return (Move){best, -1};
@@ -258,6 +278,46 @@ static int opponent_wins_after(const Pos *after, int me, int t, int *threat) {
     return 0;
 }
 
+/* Adds `v` to cellv[] at each cell of `mask`. */
+static inline void add_cells(double *cellv, u128 mask, double v) {
+    for (; mask; mask &= mask - 1) cellv[lowbit(mask)] += v;
+}
+
+/* The planned new score in s..t (PLAN_*): points, plus what the counter does where it lands,
+ * after the removal: on an opponent piece it blocks it (PLAN_BLOCK x its points), on an own piece
+ * it blocks that one (-PLAN_SELF x), on the line of a piece it doubles its points (PLAN_DOUBLE x,
+ * for us or against us). */
+static int planned_score(const Pos *p, const Pos *after, int s, int t, int top, const double *prm) {
+    int me = p->turn, opp = 1 - me;
+    double cellv[100] = {0};
+    int oc = counter_cell(opp, after->scores[opp]);
+    u128 theirs = oc >= 0 ? BIT(oc) : 0;
+    for (int side = 0; side < 2; side++) {
+        int c = side ? opp : me;
+        if (c == opp && has_passed(after, opp)) continue;
+        double sign = c == me ? 1.0 : -1.0;
+        for (int i = 0; i < after->npieces[c]; i++) {
+            int q = after->pieces[c][i];
+            if (SEG[q].length < after->removed_max[c] || (SEG[q].mask & theirs)) continue;
+            double e0 = earned(after, q, theirs);
+            add_cells(cellv, SEG[q].mask, c == me ? -prm[PLAN_SELF] * e0 : prm[PLAN_BLOCK] * e0);
+            add_cells(cellv, LINE_MASK[SEG_LINE[q]] & ~SEG[q].mask, sign * prm[PLAN_DOUBLE] * e0);
+        }
+    }
+    int best = t;
+    double best_v = -1e300;
+    for (int u = t; u >= s; u--) {
+        if (!score_allowed(p, u, top)) continue;
+        double v = (u - s) + cellv[counter_cell(me, u)];
+        if (v > best_v) { best_v = v; best = u; }
+    }
+    return best;
+}
+
+static inline int planning(const double *prm) {
+    return prm[PLAN_BLOCK] > 0.0 || prm[PLAN_DOUBLE] > 0.0 || prm[PLAN_SELF] > 0.0;
+}
+
 /* The new score for removing `seg` (module comment); `top` = s + earned. */
 static int choose_score(const Pos *p, int seg, int top, const double *prm) {
     int me = p->turn, opp = 1 - me, s = p->scores[me];
@@ -275,6 +335,7 @@ static int choose_score(const Pos *p, int seg, int top, const double *prm) {
         }
         return t;
     }
+    if (planning(prm)) return planned_score(p, &after, s, t, top, prm);
     int block = (int)prm[BLOCK];
     if (!block || has_passed(p, opp)) return t;
     u128 counters = counter_mask(&after);
@@ -409,6 +470,12 @@ static int removal_candidates(const Pos *p, const double *prm, Move *out) {
         if (top >= 100) { offer(found, &nf, seg, top, 1e9); continue; }
         int hi = top < 99 ? top : 99, full = full_score(p, top);
         offer(found, &nf, seg, full, e);
+        if (planning(prm)) {
+            Pos after = *p;
+            take(&after, me, seg);
+            after.removed_max[me] = SEG[seg].length;
+            offer(found, &nf, seg, planned_score(p, &after, s, full, top, prm), e);
+        }
         if (!has_passed(p, opp)) {
             for (int j = 0; j < p->npieces[opp]; j++) {
                 int q = p->pieces[opp][j];

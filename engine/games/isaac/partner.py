@@ -57,13 +57,22 @@ class PartnerSettings:
     """Root placements: the best this many spots of each length in hand."""
     removals: int = 40
     """Root removals (piece and new score): at most this many, best guesses first."""
+    deny: float = 0.0
+    """Weight of the opponent's placements of its longest piece in hand that a placement takes away."""
+    plan_block: float = 0.0
+    """Planned new scores (any of the plan weights above 0): weight of an opponent piece's points the counter blocks."""
+    plan_double: float = 0.0
+    """... of a piece's points the counter doubles from its line (ours count for us, the opponent's against)."""
+    plan_self: float = 0.0
+    """... of an own piece's points the counter blocks."""
     ucb_c: float = 0.4
     """UCB1's exploration constant at the root."""
 
     def params(self) -> tuple[float, ...]:
         """The core's parameters, in its order (all fields but ucb_c, which the budget carries)."""
         return (self.eps_place, self.sample, self.feed, self.spread, self.eps_remove, self.give_up, self.block,
-                self.margin_weight, self.margin_scale, self.per_length, self.removals)
+                self.margin_weight, self.margin_scale, self.per_length, self.removals, self.deny, self.plan_block,
+                self.plan_double, self.plan_self)
 
 
 DEFAULTS = PartnerSettings()
