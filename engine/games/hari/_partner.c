@@ -8,7 +8,9 @@
  * Root candidates: per playable length its PER_LENGTH snuggest placements (fewest free neighbours,
  * ties to the lower cells); the shortest piece's discard; and one own piece slid (along its line,
  * or off the board) so that a length with fewer than SCARCE placements fits in the freed cells,
- * on its snuggest spot there, the best SLIDES of those by value gained, lost and snugness.
+ * on its snuggest spot there, the best SLIDES of those by value gained, lost and snugness; and the
+ * best BLOCKS moves sliding one own piece along its line into the room of the opponent's next
+ * piece, then placing our shortest length allowed on its snuggest spot.
  * Playouts (both sides alike): with chance EPS a playable length drawn uniformly, on a uniformly
  * drawn spot (or discarded if it fits nowhere); else the shortest playable length, a 3 only with
  * chance PLAY3 while a longer length fits, and with chance JUMP the next length that fits
@@ -19,18 +21,18 @@
  */
 #include "_partner.h"
 
-#define NPARAMS 11
+#define NPARAMS 12
 #define MAXPIECES 15
 #define MAXSLIDES 3
 #define MAX_PLIES 64 /* 15 plays each and 2 passes */
 #define MAX_FOUND 1024
 
-enum { EPS, PLAY3, JUMP, SAMPLE, MARGIN_W, MARGIN_SCALE, PER_LENGTH, SLIDES, SCARCE, SPREAD, UPGRADE };
+enum { EPS, PLAY3, JUMP, SAMPLE, MARGIN_W, MARGIN_SCALE, PER_LENGTH, SLIDES, SCARCE, SPREAD, UPGRADE, BLOCKS };
 
 static const char *const PARAM_NAMES[NPARAMS] = {"eps", "play3", "jump", "sample", "margin_weight", "margin_scale",
-                                                  "per_length", "slides", "scarce", "spread", "upgrade"};
-static const double PARAM_LO[NPARAMS] = {0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0};
-static const double PARAM_HI[NPARAMS] = {1, 1, 1, 200, 1, 100, 200, 1024, 200, 10, 1};
+                                                  "per_length", "slides", "scarce", "spread", "upgrade", "blocks"};
+static const double PARAM_LO[NPARAMS] = {0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0};
+static const double PARAM_HI[NPARAMS] = {1, 1, 1, 200, 1, 100, 200, 1024, 200, 10, 1, 256};
 
 /* Slide paths: per segment the ends toward the low edge (nearest first) and the cell each step
  * needs empty; the same toward the high edge (protocol.hari's _PATHS). */
@@ -271,6 +273,47 @@ static int by_score_desc(const void *a, const void *b) {
     return x->move.start[0] - y->move.start[0];
 }
 
+/* Moves that slide one own piece along its line into the room of the opponent's next piece (its
+ * shortest playable length), then place our shortest length allowed on its snuggest spot; scored
+ * by the opponent's placements taken away. At most MAX_FOUND, written to found; the count. */
+static int block_candidates(const Pos *p, const int *lengths, int nl, Scored *found) {
+    int c = p->turn, opp = 1 - c, theirs[5], nt = has_passed(p, opp) ? 0 : playable(p, opp, theirs);
+    if (!nt) return 0;
+    u128 empty = empty_cells(p), occupied = ALL & ~empty, h, v;
+    int n_opp = theirs[0], nf = 0, ends[24];
+    placement_starts(empty, n_opp, &h, &v);
+    int before = popc(h) + popc(v);
+    for (int i = 0; i < p->npieces[c]; i++) {
+        int q = p->pieces[c][i], ne = slide_ends(q, occupied, ends);
+        for (int e = 0; e < ne; e++) {
+            int end = ends[e];
+            if (end < 0) continue;
+            u128 after = (empty | SEG[q].mask) & ~SEG[end].mask;
+            placement_starts(after, n_opp, &h, &v);
+            int taken = before - popc(h) - popc(v);
+            if (taken <= 0) continue;
+            for (int j = 0; j < nl; j++) {
+                int n = lengths[j];
+                if (VALUE[n] < SEG[q].value) continue;
+                placement_starts(after, n, &h, &v);
+                int best = -1, best_snug = 99;
+                for (u128 bits = h; bits; bits &= bits - 1) {
+                    int s = H_SEG[n][lowbit(bits)], snug = popc(SEG[s].nb & after);
+                    if (snug < best_snug) { best = s; best_snug = snug; }
+                }
+                for (u128 bits = v; bits; bits &= bits - 1) {
+                    int s = V_SEG[n][lowbit(bits)], snug = popc(SEG[s].nb & after);
+                    if (snug < best_snug) { best = s; best_snug = snug; }
+                }
+                if (best < 0) continue;
+                if (nf < MAX_FOUND) found[nf++] = (Scored){taken - 0.1 * best_snug, slid(q, end, best, n)};
+                break;
+            }
+        }
+    }
+    return nf;
+}
+
 static int candidates(const Pos *p, const double *prm, Move *out) {
     int c = p->turn, lengths[5], nl = is_over(p) ? 0 : playable(p, c, lengths);
     if (is_over(p)) return 0;
@@ -322,6 +365,9 @@ static int candidates(const Pos *p, const double *prm, Move *out) {
     }
     qsort(found, (size_t)nf, sizeof(Scored), by_score_desc);
     for (int i = 0; i < nf && i < (int)prm[SLIDES] && k < MAX_ARMS; i++) out[k++] = found[i].move;
+    nf = block_candidates(p, lengths, nl, found);
+    qsort(found, (size_t)nf, sizeof(Scored), by_score_desc);
+    for (int i = 0; i < nf && i < (int)prm[BLOCKS] && k < MAX_ARMS; i++) out[k++] = found[i].move;
     PyMem_Free(found);
     return k;
 }

@@ -57,13 +57,16 @@ class PartnerSettings:
     """Random jitter added to a spot's free-neighbour count (ties and near-ties at random)."""
     upgrade: int = 1
     """1: when no playable length fits, a playout slides one own piece to make room (0: it discards)."""
+    blocks: int = 0
+    """Root moves sliding one own piece into the room of the opponent's next piece (then a placement): at most
+    this many, those taking most of that room first."""
     ucb_c: float = 0.4
     """UCB1's exploration constant at the root."""
 
     def params(self) -> tuple[float, ...]:
         """The core's parameters, in its order (all fields but ucb_c, which the budget carries)."""
         return (self.eps, self.play3, self.jump, self.sample, self.margin_weight, self.margin_scale, self.per_length,
-                self.slides, self.scarce, self.spread, self.upgrade)
+                self.slides, self.scarce, self.spread, self.upgrade, self.blocks)
 
 
 DEFAULTS = PartnerSettings()
