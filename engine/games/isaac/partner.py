@@ -59,11 +59,11 @@ class PartnerSettings:
     """Root removals (piece and new score): at most this many, best guesses first."""
     deny: float = 0.0
     """Weight of the opponent's placements of its longest piece in hand that a placement takes away."""
-    plan_block: float = 0.0
+    plan_block: float = 0.5
     """Planned new scores (any of the plan weights above 0): weight of an opponent piece's points the counter blocks."""
-    plan_double: float = 0.0
+    plan_double: float = 0.5
     """... of a piece's points the counter doubles from its line (ours count for us, the opponent's against)."""
-    plan_self: float = 0.0
+    plan_self: float = 0.5
     """... of an own piece's points the counter blocks."""
     ucb_c: float = 0.4
     """UCB1's exploration constant at the root."""
