@@ -51,3 +51,20 @@ def test_playouts_slide_only_to_upgrade_when_nothing_fits():
                 assert VALUE[move.place.length] > lost
             position.push(move)
     assert upgrades >= 20
+
+
+def test_the_root_offers_slides_that_take_the_opponents_room():
+    """Moves sliding an own piece along its line into the room of the opponent's next piece, then placing."""
+    blocking = 0
+    for game in POSITIONS:
+        theirs = game.playable_lengths(1 - game.turn)
+        if not game.playable_lengths(game.turn) or not theirs or (1 - game.turn) in game.passes:
+            continue
+        before = count_placements(game.empty_cells(), theirs[:1])
+        for native in partner.core().candidates(partner.position_tuple(game), partner.DEFAULTS.params()):
+            move = game.check_move(partner.to_move(native))
+            if isinstance(move, HariMove) and move.slides and move.slides[0].end is not None:
+                slide = move.slides[0]
+                after = (game.empty_cells() | slide.start.mask) & ~slide.end.mask
+                blocking += count_placements(after, theirs[:1]) < before
+    assert blocking >= 20

@@ -153,6 +153,13 @@ static inline int winner(const Pos *p) {
     return p->board_value[0] > p->board_value[1] ? 0 : 1;
 }
 
+static inline int same_move(const Move *a, const Move *b) {
+    if (a->nslides != b->nslides || a->place != b->place || a->length != b->length) return 0;
+    for (int i = 0; i < a->nslides; i++)
+        if (a->start[i] != b->start[i] || a->end[i] != b->end[i]) return 0;
+    return 1;
+}
+
 static inline Move simple(int place, int length) {
     Move m = {0, {0}, {0}, place, length};
     return m;
@@ -365,9 +372,14 @@ static int candidates(const Pos *p, const double *prm, Move *out) {
     }
     qsort(found, (size_t)nf, sizeof(Scored), by_score_desc);
     for (int i = 0; i < nf && i < (int)prm[SLIDES] && k < MAX_ARMS; i++) out[k++] = found[i].move;
+    int slide_end = k, kept = 0;
     nf = block_candidates(p, lengths, nl, found);
     qsort(found, (size_t)nf, sizeof(Scored), by_score_desc);
-    for (int i = 0; i < nf && i < (int)prm[BLOCKS] && k < MAX_ARMS; i++) out[k++] = found[i].move;
+    for (int i = 0; i < nf && kept < (int)prm[BLOCKS] && k < MAX_ARMS; i++) {
+        int seen = 0; /* a block may also be one of the slides that make room */
+        for (int j = slide_end - 1; j >= 0 && !seen && out[j].nslides; j--) seen = same_move(&out[j], &found[i].move);
+        if (!seen) { out[k++] = found[i].move; kept++; }
+    }
     PyMem_Free(found);
     return k;
 }

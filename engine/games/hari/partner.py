@@ -57,7 +57,7 @@ class PartnerSettings:
     """Random jitter added to a spot's free-neighbour count (ties and near-ties at random)."""
     upgrade: int = 1
     """1: when no playable length fits, a playout slides one own piece to make room (0: it discards)."""
-    blocks: int = 0
+    blocks: int = 16
     """Root moves sliding one own piece into the room of the opponent's next piece (then a placement): at most
     this many, those taking most of that room first."""
     ucb_c: float = 0.4
