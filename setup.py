@@ -1,4 +1,5 @@
-"""Build of the optional C cores of the engine (engine/games/<game>/_core.c).
+"""Build of the optional C cores of the engine (engine/games/<game>/_core.c, and the `fastmc`
+sparring partner's engine/games/<game>/_partner.c).
 
 Everything else is in pyproject.toml. The extensions are optional: where they cannot be
 compiled the install goes on and the engine searches in Python (each game's native.py says
@@ -14,10 +15,11 @@ def core(game: str, name: str = "_core") -> Extension:
         f"engine.games.{game}.{name}",
         sources=[f"engine/games/{game}/{name}.c"],
         include_dirs=["engine/games"],
-        depends=["engine/games/_bitboard.h"],
+        depends=["engine/games/_bitboard.h", "engine/games/_partner.h"],
         extra_compile_args=["-O2", "-std=gnu11"],
         optional=True,
     )
 
 
-setup(ext_modules=[core("hari"), core("foundations")])
+setup(ext_modules=[core("hari"), core("foundations"),
+                   core("isaac", "_partner"), core("foundations", "_partner"), core("hari", "_partner")])

@@ -18,7 +18,9 @@ thinks MS ms instead of --ms.
 
 A variant of the search is its settings changed (engine/games/<game>/settings.py), written
 after a colon: `search:hari.widths=((12,8),),foundations.mcts.c_puct=1.0`. Nothing
-patches a module: the variant is a SearchStrategy built with those settings. Older
+patches a module: the variant is a SearchStrategy built with those settings. The `fastmc`
+partner takes its PartnerSettings (engine/games/<game>/partner.py) the same way:
+`fastmc:hari.jump=0.3,isaac.per_length=12`. Older
 versions of the engine are measured through the referee (benchmarks/engine_at.sh).
 """
 
@@ -40,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.games.tuning import parse_changes
 from engine.strategies import make_strategy
 from engine.strategies.base import Limits
+from engine.strategies.fast_mc import FastMCStrategy, partner_settings
 from engine.strategies.search_strategy import SearchStrategy
 from protocol import registry
 from protocol.moves import PASS
@@ -162,15 +165,26 @@ def search_variant(changes: str) -> dict[str, object]:
         raise SystemExit(f"ab_inprocess: bad setting {bad}") from None
 
 
+def fastmc_variant(changes: str) -> dict[str, object]:
+    """{game name: the fastmc partner's settings with `changes` made} (engine/games/<game>/partner.py)."""
+    try:
+        return partner_settings(changes)
+    except ValueError as bad:
+        raise SystemExit(f"ab_inprocess: bad partner setting {bad}") from None
+
+
 def _chooser(name: str, changes: str = "") -> Chooser:
     if name == "plainmc":
         return plain_mc
     if name == "placemc":
         return place_mc
     own_book = name.endswith("+book")
-    if changes and name.removesuffix("+book") != "search":
-        raise SystemExit(f"ab_inprocess: only `search` takes settings, not {name!r}")
-    strategy = SearchStrategy(search_variant(changes)) if changes else make_strategy(name.removesuffix("+book"))
+    if changes and name.removesuffix("+book") not in ("search", "fastmc"):
+        raise SystemExit(f"ab_inprocess: only `search` and `fastmc` take settings, not {name!r}")
+    if changes and name == "fastmc":
+        strategy: Any = FastMCStrategy(fastmc_variant(changes))
+    else:
+        strategy = SearchStrategy(search_variant(changes)) if changes else make_strategy(name.removesuffix("+book"))
 
     def run(game: Any, ms: int, rng: random.Random) -> Any:
         return strategy.choose(game.copy(), Limits(movetime=ms, move_overhead=0, own_book=own_book),

@@ -6,7 +6,9 @@ a node limit and no time limit), so a change of the total means the search
 changed; nps says how fast it ran on this machine.
 
 `isaac-engine bench [nodes N] [strategy S]` prints plain lines; the `bench`
-command of the protocol prints the same lines as `info string` lines.
+command of the protocol prints the same lines as `info string` lines. A strategy that
+plays playouts (`flatmc`, `fastmc`) also gets its playouts and playouts per second, per
+position and in total: `isaac-engine bench strategy fastmc` is the sparring partner's speed.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ from .strategies import STRATEGY_NAMES, Limits, make_strategy
 
 BENCH_SEED = 20240601
 DEFAULT_NODES = 2000
+PLAYOUT_STRATEGIES = ("flatmc", "fastmc")
+"""Strategies that are all playouts: their bench lines also give playouts and playouts per second."""
+STRATEGY_NODES = {"fastmc": 200_000}
+"""Default nodes of strategies whose nodes are cheap: fastmc's C playouts run millions of plies a
+second, so 2,000 would time its start-up rather than its playouts."""
 
 BENCH_POSITIONS: tuple[str, ...] = (
     "isaac -/- 333334444555667/333334444555667 d - place 0/0",
@@ -45,8 +52,13 @@ a FOUNDATIONS middle game, and a HARI middle game with ~7,600 slide sets (48,340
 
 @dataclass
 class BenchSettings:
-    nodes: int = DEFAULT_NODES
+    nodes: int | None = None
+    """None: the strategy's default (STRATEGY_NODES, else DEFAULT_NODES)."""
     strategy: str = "search"
+
+    @property
+    def node_limit(self) -> int:
+        return self.nodes if self.nodes is not None else STRATEGY_NODES.get(self.strategy, DEFAULT_NODES)
 
 
 def parse_bench_args(words: list[str], columns: list[int] | None = None) -> BenchSettings:
@@ -72,32 +84,42 @@ def parse_bench_args(words: list[str], columns: list[int] | None = None) -> Benc
 def bench_lines(settings: BenchSettings, stop: threading.Event | None = None) -> Iterator[str]:
     """Yield the report lines one by one as each position is searched."""
     stop = stop or threading.Event()
-    total_nodes, total_time = 0, 0.0
+    total_nodes, total_time, total_playouts = 0, 0.0, None
     for number, text in enumerate(BENCH_POSITIONS, 1):
         if stop.is_set():
             yield "bench stopped"
             return
-        nodes, seconds, move = _search_one(text, settings, stop)
+        nodes, playouts, seconds, move = _search_one(text, settings, stop)
         total_nodes += nodes
         total_time += seconds
+        shown = ""
+        if playouts is not None and settings.strategy in PLAYOUT_STRATEGIES:
+            total_playouts = (total_playouts or 0) + playouts
+            shown = f" playouts {playouts:>7} pps {_nps(playouts, seconds):>8}"
         yield (f"position {number}/{len(BENCH_POSITIONS)} {text.split()[0]:<11} nodes {nodes:>8} "
-               f"time {seconds * 1000:>7.0f} ms nps {_nps(nodes, seconds):>8} bestmove {move}")
+               f"time {seconds * 1000:>7.0f} ms nps {_nps(nodes, seconds):>8}{shown} bestmove {move}")
     yield f"Total time (ms) : {total_time * 1000:.0f}"
     yield f"Nodes searched  : {total_nodes}"
     yield f"Nodes/second    : {_nps(total_nodes, total_time)}"
+    if total_playouts is not None:
+        yield f"Playouts        : {total_playouts}"
+        yield f"Playouts/second : {_nps(total_playouts, total_time)}"
 
 
-def _search_one(text: str, settings: BenchSettings, stop: threading.Event) -> tuple[int, float, Move]:
-    """(nodes, seconds, move) of one position; nodes from the strategy's last `info nodes`."""
+def _search_one(text: str, settings: BenchSettings, stop: threading.Event) -> tuple[int, int | None, float, Move]:
+    """(nodes, playouts or None, seconds, move) of one position, from the strategy's last `info`
+    giving nodes (and rollouts: a strategy without playouts gives None)."""
     game = game_from_position(text)
     strategy = make_strategy(settings.strategy)
     last: list[Info] = []
     start = time.perf_counter()
-    move = strategy.choose(game.copy(), Limits(nodes=settings.nodes), stop, last.append,
+    move = strategy.choose(game.copy(), Limits(nodes=settings.node_limit), stop, last.append,
                            random.Random(BENCH_SEED))
     seconds = time.perf_counter() - start
-    nodes = next((i.nodes for i in reversed(last) if i.nodes is not None), 0)
-    return nodes, seconds, move
+    final = next((i for i in reversed(last) if i.nodes is not None), None)
+    if final is None:
+        return 0, None, seconds, move
+    return final.nodes or 0, final.rollouts, seconds, move
 
 
 def _nps(nodes: int, seconds: float) -> int:

@@ -18,7 +18,7 @@ NO_SETTINGS = "<empty>"
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("UCI_Variant", "combo", registry.names()[0], vars=list(registry.names())),
-    OptionSpec("Strategy", "combo", "search", vars=["search", "heuristic", "flatmc", "greedy", "random"]),
+    OptionSpec("Strategy", "combo", "search", vars=["search", "heuristic", "flatmc", "fastmc", "greedy", "random"]),
     OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
     OptionSpec("MoveOverhead", "spin", "15", min=0, max=5000),
     OptionSpec("OwnBook", "check", "true"),

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from engine.games import SEARCHERS, searcher_for
 
 
-def parse_changes(text: str) -> dict[str, object]:
+def parse_changes(text: str, defaults: Mapping[str, object] | None = None) -> dict[str, object]:
     """{game name: its searcher's default settings with the changes of `text` made}; ValueError
-    naming the part that is wrong (and why) otherwise. An empty text changes nothing."""
+    naming the part that is wrong (and why) otherwise. An empty text changes nothing.
+    `defaults`: {game name: settings} to change instead of the searchers' (the `fastmc`
+    partner's PartnerSettings)."""
     settings: dict[str, object] = {}
+    known = defaults if defaults is not None else {name: None for name in SEARCHERS}
     for part in _top_level(text):
         if not part.strip():
             continue
@@ -27,13 +31,14 @@ def parse_changes(text: str) -> dict[str, object]:
         game, _, path = key.strip().partition(".")
         if not equals or not path or not value_text.strip():
             raise ValueError(f"{part.strip()!r}: expected <game>.<field>=<value>")
-        if game not in SEARCHERS:
-            raise ValueError(f"{part.strip()!r}: no searcher for game {game!r} (one of {', '.join(SEARCHERS)})")
+        if game not in known:
+            kind = "searcher" if defaults is None else "settings"
+            raise ValueError(f"{part.strip()!r}: no {kind} for game {game!r} (one of {', '.join(known)})")
         try:
             value = ast.literal_eval(value_text.strip())
         except (ValueError, SyntaxError):
             raise ValueError(f"{part.strip()!r}: {value_text.strip()!r} is not a number or a tuple") from None
-        current = settings.get(game, searcher_for(game).defaults)
+        current = settings.get(game, known[game] if defaults is not None else searcher_for(game).defaults)
         settings[game] = _replaced(current, path.strip().split("."), value, part.strip())
     return settings
 

@@ -1,4 +1,4 @@
-"""Registry of strategies: `make_strategy('search' | 'heuristic' | 'flatmc' | 'greedy' | 'random')`.
+"""Registry of strategies: `make_strategy('search' | 'heuristic' | 'flatmc' | 'fastmc' | 'greedy' | 'random')`.
 
 Each entry imports its module only when asked for, so the engine starts fast
 and a strategy's heavy imports cost nothing until it is selected.
@@ -10,12 +10,13 @@ from importlib import import_module
 
 from .base import Limits, Strategy
 
-STRATEGY_NAMES = ("search", "heuristic", "flatmc", "greedy", "random")
+STRATEGY_NAMES = ("search", "heuristic", "flatmc", "fastmc", "greedy", "random")
 
 _ENTRIES = {
     "search": ("engine.strategies.search_strategy", "SearchStrategy"),
     "heuristic": ("engine.strategies.heuristic", "HeuristicStrategy"),
     "flatmc": ("engine.strategies.flat_mc", "FlatMCStrategy"),
+    "fastmc": ("engine.strategies.fast_mc", "FastMCStrategy"),
     "greedy": ("engine.strategies.greedy", "GreedyStrategy"),
     "random": ("engine.strategies.random_strategy", "RandomStrategy"),
 }

@@ -1,0 +1,85 @@
+"""FOUNDATIONS' `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
+
+The core (engine/games/foundations/_partner.c) runs flat Monte Carlo on its own bitboard
+model of the position (levels included): UCB1 over pruned root candidates, epsilon-greedy
+playouts to the end of the game. This module hands it a position and the policy's
+parameters and turns its moves back into protocol moves; the strategy
+(engine/strategies/fast_mc.py) has the chosen one vetted by ``check_move``. ``AVAILABLE``
+is False where the extension could not be compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from protocol.board import SEGMENTS
+from protocol.moves import PASS, Move, Place
+
+_core: ModuleType | None
+try:
+    from engine.games.foundations import _partner as _core
+except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
+    _core = None
+
+AVAILABLE = _core is not None
+
+
+@dataclass(frozen=True)
+class PartnerSettings:
+    """The partner's playout policy and root (the C core's module comment says how each is used).
+
+    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
+    `fastmc:foundations.<field>=<value>`), nothing patches a module."""
+
+    eps: float = 0.05
+    """Chance of a uniformly drawn legal placement instead of the greedy one."""
+    skip: float = 0.2
+    """Chance of the next length that fits instead of the shortest."""
+    sample: int = 4
+    """Spots drawn for the greedy placement; the snuggest is played."""
+    margin_weight: float = 0.2
+    """Share of a playout's value from the final hand-value margin (the rest: win 1, draw 1/2, loss 0)."""
+    margin_scale: float = 4.0
+    """Hand-value points per tanh unit of that margin."""
+    width: int = 24
+    """Root candidates: every legal placement up to this many, else this many best guesses."""
+    snug_weight: float = 0.25
+    """Guess points lost per free neighbour of a root placement."""
+    ucb_c: float = 0.4
+    """UCB1's exploration constant at the root."""
+
+    def params(self) -> tuple[float, ...]:
+        """The core's parameters, in its order (all fields but ucb_c, which the budget carries)."""
+        return (self.eps, self.skip, self.sample, self.margin_weight, self.margin_scale, self.width, self.snug_weight)
+
+
+DEFAULTS = PartnerSettings()
+
+NativeMove = tuple[int, int]
+"""(segment index, level); (-1, 0) is a pass."""
+
+
+def position_tuple(game: Any) -> tuple[Any, ...]:
+    """The position as the C core reads it (FoundationsGame's public state)."""
+    return (game.turn, game.passes, game.hand(0), game.hand(1),
+            [s.index * 16 + k for s, k in game.pieces(0)], [s.index * 16 + k for s, k in game.pieces(1)],
+            game.level(0), game.level(1), game.min_length(0), game.min_length(1))
+
+
+def to_move(native: Sequence[int]) -> Move:
+    """A core move as a protocol move (not yet checked by the rules)."""
+    seg, level = native
+    return PASS if seg < 0 else Place(SEGMENTS[seg], level)
+
+
+def core() -> ModuleType:
+    assert _core is not None, "the FOUNDATIONS partner core is not built"
+    return _core
+
+
+def moves_left(game: Any) -> int:
+    """The moves the side to move still makes, roughly (for the clock): most of its hand."""
+    return max(1, int(sum(game.hand(game.turn))) * 2 // 3)

@@ -1,0 +1,105 @@
+"""HARI's `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
+
+The core (engine/games/hari/_partner.c) runs flat Monte Carlo on its own bitboard model of
+the position: UCB1 over pruned root candidates (snug placements per length, the shortest
+piece's discard, one own piece slid to make room), epsilon-greedy playouts to the end of
+the game (slides where the policy needs them: upgrades when nothing fits). This module
+hands it a position and the policy's parameters (PartnerSettings) and turns its moves back into protocol
+moves; the strategy (engine/strategies/fast_mc.py) has the chosen one vetted by
+``check_move``. ``AVAILABLE`` is False where the extension could not be compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from protocol.board import SEGMENTS
+from protocol.moves import PASS, HariMove, Move, Slide
+
+_core: ModuleType | None
+try:
+    from engine.games.hari import _partner as _core
+except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
+    _core = None
+
+AVAILABLE = _core is not None
+
+
+@dataclass(frozen=True)
+class PartnerSettings:
+    """The partner's playout policy and root (the C core's module comment says how each is used).
+
+    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
+    `fastmc:hari.<field>=<value>`), nothing patches a module."""
+
+    eps: float = 0.05
+    """Chance of a uniformly drawn playable length on a uniformly drawn spot instead of the greedy play."""
+    play3: float = 0.2
+    """Chance of playing a 3 when it is the shortest playable length and a longer one fits."""
+    jump: float = 0.0
+    """Chance of the next length that fits instead of the shortest."""
+    sample: int = 2
+    """Spots drawn for the greedy placement; the snuggest is played."""
+    margin_weight: float = 0.2
+    """Share of a playout's value from the final board-value margin (the rest: win 1, draw 1/2, loss 0)."""
+    margin_scale: float = 6.0
+    """Board-value points per tanh unit of that margin."""
+    per_length: int = 200
+    """Root placements: the snuggest this many spots of each playable length (200: all of them)."""
+    slides: int = 64
+    """Root slide moves (one own piece slid to make room for a length): at most this many, best guesses first."""
+    scarce: int = 200
+    """A length with fewer placements than this gets slide moves at the root (200: every length)."""
+    spread: float = 1.0
+    """Random jitter added to a spot's free-neighbour count (ties and near-ties at random)."""
+    upgrade: int = 1
+    """1: when no playable length fits, a playout slides one own piece to make room (0: it discards)."""
+    blocks: int = 16
+    """Root moves sliding one own piece into the room of the opponent's next piece (then a placement): at most
+    this many, those taking most of that room first."""
+    ucb_c: float = 0.4
+    """UCB1's exploration constant at the root."""
+
+    def params(self) -> tuple[float, ...]:
+        """The core's parameters, in its order (all fields but ucb_c, which the budget carries)."""
+        return (self.eps, self.play3, self.jump, self.sample, self.margin_weight, self.margin_scale, self.per_length,
+                self.slides, self.scarce, self.spread, self.upgrade, self.blocks)
+
+
+DEFAULTS = PartnerSettings()
+
+NativeMove = tuple[int, int, tuple[tuple[int, int], ...]]
+"""(placed segment or -1 for a discard, length (0: a pass), ((slid piece, its end or -1 for off), ...))."""
+
+
+def position_tuple(game: Any) -> tuple[Any, ...]:
+    """The position as the C core reads it (HariGame's public state)."""
+    return ([s.index for s in game.pieces(0)], [s.index for s in game.pieces(1)], game.hand(0), game.hand(1),
+            game.min_length(0), game.min_length(1), game.turn, game.passes)
+
+
+def to_move(native: Sequence[Any]) -> Move:
+    """A core move as a protocol move (not yet checked by the rules)."""
+    place, length, slides = native
+    if length == 0:
+        return PASS
+    moves = tuple(Slide(SEGMENTS[start], SEGMENTS[end] if end >= 0 else None) for start, end in slides)
+    if place >= 0:
+        return HariMove(moves, SEGMENTS[place], 0)
+    return HariMove(moves, None, length)
+
+
+def core() -> ModuleType:
+    assert _core is not None, "the HARI partner core is not built"
+    return _core
+
+
+def moves_left(game: Any) -> int:
+    """The plays the side to move still has, roughly (for the clock): about two thirds of its
+    playable pieces (short ones are often skipped)."""
+    me = game.turn
+    hand = game.hand(me)
+    return max(1, int(sum(hand[n] for n in game.playable_lengths(me))) * 2 // 3)

@@ -1,0 +1,113 @@
+"""ISAAC's `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
+
+The core (engine/games/isaac/_partner.c) runs flat Monte Carlo on its own bitboard model of
+the position: UCB1 over pruned root candidates, epsilon-greedy playouts to the end of the
+game (placement and scoring phase). This module hands it a position and the policy's
+parameters and turns its moves back into protocol moves; the strategy
+(engine/strategies/fast_mc.py) has the chosen one vetted by ``check_move``. ``AVAILABLE``
+is False where the extension could not be compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from protocol.board import SEGMENTS
+from protocol.isaac import PLACE
+from protocol.moves import PASS, Move, Remove
+
+_core: ModuleType | None
+try:
+    from engine.games.isaac import _partner as _core
+except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
+    _core = None
+
+AVAILABLE = _core is not None
+
+
+@dataclass(frozen=True)
+class PartnerSettings:
+    """The partner's playout policy and root (the C core's module comment says how each is used).
+
+    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
+    `fastmc:isaac.<field>=<value>`), nothing patches a module."""
+
+    eps_place: float = 0.1
+    """Chance of a uniformly drawn placement instead of the greedy one."""
+    sample: int = 4
+    """Spots drawn for the greedy placement of the longest length that fits; the best is played."""
+    feed: float = 0.5
+    """Weight of the own-minus-opponent values along the lines a placement crosses."""
+    spread: float = 1.0
+    """Random jitter added to a spot's score (ties and near-ties at random)."""
+    eps_remove: float = 0.1
+    """Chance of a uniformly drawn removable piece instead of the greedy one."""
+    give_up: float = 0.5
+    """Weight of the points of the shorter own pieces a removal makes unremovable."""
+    block: int = 5
+    """Points a removal may leave unscored to put the counter on an opponent piece worth more."""
+    margin_weight: float = 0.1
+    """Share of a playout's value from the final score margin (the rest: win 1, loss 0)."""
+    margin_scale: float = 20.0
+    """Score points per tanh unit of that margin."""
+    per_length: int = 6
+    """Root placements: the best this many spots of each length in hand."""
+    removals: int = 40
+    """Root removals (piece and new score): at most this many, best guesses first."""
+    deny: float = 0.0
+    """Weight of the opponent's placements of its longest piece in hand that a placement takes away."""
+    plan_block: float = 0.5
+    """Planned new scores (any of the plan weights above 0): weight of an opponent piece's points the counter blocks."""
+    plan_double: float = 0.5
+    """... of a piece's points the counter doubles from its line (ours count for us, the opponent's against)."""
+    plan_self: float = 0.5
+    """... of an own piece's points the counter blocks."""
+    ucb_c: float = 0.4
+    """UCB1's exploration constant at the root."""
+
+    def params(self) -> tuple[float, ...]:
+        """The core's parameters, in its order (all fields but ucb_c, which the budget carries)."""
+        return (self.eps_place, self.sample, self.feed, self.spread, self.eps_remove, self.give_up, self.block,
+                self.margin_weight, self.margin_scale, self.per_length, self.removals, self.deny, self.plan_block,
+                self.plan_double, self.plan_self)
+
+
+DEFAULTS = PartnerSettings()
+
+NativeMove = tuple[int, int]
+"""(segment index, new score or -1 for a placement); (-1, -1) is a pass."""
+
+
+def position_tuple(game: Any) -> tuple[Any, ...]:
+    """The position as the C core reads it (IsaacGame's public state)."""
+    scoring = int(game.phase == "score")
+    return ([s.index for s in game.pieces(0)], [s.index for s in game.pieces(1)], game.hand(0), game.hand(1),
+            game.turn, game.passes, scoring, *game.scores, game.longest_removed(0), game.longest_removed(1))
+
+
+def to_move(native: Sequence[int]) -> Move:
+    """A core move as a protocol move (not yet checked by the rules)."""
+    seg, score = native
+    if seg < 0:
+        return PASS
+    if score < 0:
+        return PLACE[seg]
+    return Remove(SEGMENTS[seg], score)
+
+
+def core() -> ModuleType:
+    assert _core is not None, "the ISAAC partner core is not built"
+    return _core
+
+
+def moves_left(game: Any) -> int:
+    """The moves the side to move still makes, roughly (for the clock): its placements to come
+    (half its hand: the board fills) and its removals (half its pieces)."""
+    me = game.turn
+    removals = max(1, len(game.pieces(me)) // 2 + 1)
+    if game.phase == "score":
+        return removals
+    return int(sum(game.hand(me))) // 2 + len(game.pieces(me)) // 2 + 8
