@@ -1,11 +1,14 @@
 """Strength of Strategy search against every sparring partner and a previous version, through the referee.
 
-    python benchmarks/strength.py [--games N] [--movetime MS] [--game isaac|foundations|hari|all]
-                                  [--opponents heuristic,flatmc,greedy,random,prev]
+    python benchmarks/strength.py [--games N] [--movetime MS] [--opponent-movetime MS]
+                                  [--game isaac|foundations|hari|all]
+                                  [--opponents fastmc,heuristic,flatmc,greedy,random,prev]
                                   [--prev DIR] [--openings book|startpos|random:N|FILE] [--concurrency J]
 
 Each (game, opponent) is one `isaac-referee match` of N games (game pairs: each
-opening once per colour) at `tc=st=MS/1000`, search first. `prev` is the engine
+opening once per colour) at `tc=st=MS/1000`, search first; --opponent-movetime gives
+the opponent its own time (issue 37's "search at 100 ms against fastmc at 300 ms").
+`fastmc` is the yardstick (the fast partner, SPEC 9.7); the others flatter the engine. `prev` is the engine
 of another checkout, run by benchmarks/engine_at.sh (set it up with
 `git -C /work/main worktree add /work/prev-ffbb6c3 ffbb6c3`; default --prev DIR).
 Openings default to the shipped balanced books (`book`, for ISAAC too); `startpos`
@@ -41,7 +44,7 @@ from referee.opening_results import by_opening, opening_row, summary_line  # noq
 from referee.store import RECORDS, read_records_file  # noqa: E402
 
 GAMES = ("isaac", "foundations", "hari")
-PARTNERS = ("heuristic", "flatmc", "greedy", "random")
+PARTNERS = ("fastmc", "heuristic", "flatmc", "greedy", "random")
 
 
 def pair_interval(penta: list[int]) -> tuple[float, float, float]:
@@ -56,12 +59,12 @@ def pair_interval(penta: list[int]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def engine_args(opponent: str, prev: str) -> list[str]:
+def engine_args(opponent: str, prev: str, tc: str) -> list[str]:
     python = sys.executable
     if opponent == "prev":
-        return ["-engine", "name=prev", f"cmd=sh {HERE / 'engine_at.sh'} {prev}", f"dir={REPO}"]
+        return ["-engine", "name=prev", f"cmd=sh {HERE / 'engine_at.sh'} {prev}", f"dir={REPO}", tc]
     return ["-engine", f"name={opponent}", f"cmd={python} -m engine", f"dir={REPO}",
-            f"option.Strategy={opponent}"]
+            f"option.Strategy={opponent}", tc]
 
 
 def run_match(game: str, opponent: str, args: argparse.Namespace, out: Path) -> dict:
@@ -69,7 +72,9 @@ def run_match(game: str, opponent: str, args: argparse.Namespace, out: Path) -> 
            "--openings", args.openings, "--seed", str(args.seed), "--concurrency", str(args.concurrency),
            "--out", str(out),
            "-engine", "name=search", f"cmd={sys.executable} -m engine", f"dir={REPO}", "option.Strategy=search",
-           *engine_args(opponent, args.prev), "-each", f"tc=st={args.movetime / 1000:g} margin={args.margin}"]
+           f"tc=st={args.movetime / 1000:g} margin={args.margin}",
+           *engine_args(opponent, args.prev,
+                        f"tc=st={(args.opponent_movetime or args.movetime) / 1000:g} margin={args.margin}")]
     env = dict(os.environ, PYTHONPATH=str(REPO))
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0 or not (out / "summary.json").is_file():
@@ -81,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40, help="games per game type and opponent (even)")
     parser.add_argument("--movetime", type=int, default=100)
+    parser.add_argument("--opponent-movetime", type=int, default=None, help="the opponent's ms a move (default: --movetime)")
     parser.add_argument("--game", choices=(*GAMES, "all"), default="all")
     parser.add_argument("--opponents", default=",".join((*PARTNERS, "prev")))
     parser.add_argument("--prev", default="/work/prev-ffbb6c3", help="checkout of the previous version")
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"--prev {args.prev}: no checkout there (git worktree add {args.prev} ffbb6c3)")
     root = Path(args.out or tempfile.mkdtemp(prefix="strength-"))
     print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games each, {args.movetime} ms a move "
-          f"(margin {args.margin} ms), "
+          f"(opponent {args.opponent_movetime or args.movetime} ms, margin {args.margin} ms), "
           f"openings {args.openings}, concurrency {args.concurrency}; runs in {root}")
     print(f"{'game':12s} {'opponent':10s} {'score':>6s}  {'95% interval':15s} {'Dark':>6s} {'Light':>6s}  "
           f"pentanomial [0,1/2,1,3/2,2]  forfeits")
