@@ -13,6 +13,7 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
+import protocol
 from referee.config import ConfigError
 
 from .config import DEFAULT_TC, build_config
@@ -47,8 +48,11 @@ class CtrlC:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="isaac-gui", description="A local web GUI for ISAAC, FOUNDATIONS and "
-                                "HARI: play or watch engines, replay and follow referee runs.")
+    p = argparse.ArgumentParser(prog="isaac-gui", description="isaac-gui is isaac-arena's local web GUI for ISAAC, "
+                                "FOUNDATIONS and HARI: play or watch engines, replay and follow referee runs. It "
+                                "serves a page on http://HOST:PORT/ (open it in a browser); Ctrl-C ends it.",
+                                epilog="docs/gui.md tells more.")
+    p.add_argument("-V", "--version", action="version", version=f"isaac-gui (isaac-arena) {protocol.__version__}")
     p.add_argument("-engine", dest="engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
                    help="an engine the page may use, as isaac-referee's -engine (name=, cmd=, option.<Name>=, "
                         "...); default: the reference engine's strategies search, greedy, random")

@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
                 description="isaac-svg draws an ISAAC, FOUNDATIONS or HARI position as SVG, or a game the "
                             "referee recorded as a self-contained HTML page that steps through it.",
                 epilog=USAGE_EXAMPLES)
-    p.add_argument("--version", action="version", version=f"{PROG} (isaac-arena) {package_version()}")
+    p.add_argument("-V", "--version", action="version", version=f"{PROG} (isaac-arena) {package_version()}")
     p.add_argument("position", nargs="*", help="position string (SPEC 7; quote it) or a game name for its start")
     p.add_argument("--moves", nargs="+", default=[], metavar="MOVE", help="moves to play first; the last is marked")
     p.add_argument("--last-move", metavar="MOVE", help="mark this move (already played) as the last one")
