@@ -83,9 +83,9 @@ def plan_cores(concurrency: int, mode: str = "auto", cores: list[int] | None = N
 
 # -- pinning ------------------------------------------------------------------------------------
 
-def group_pids(pgid: int) -> list[int]:
-    """Every live process of a process group (Linux /proc)."""
-    out: list[int] = []
+def group_members(pgid: int) -> list[tuple[int, int, str]]:
+    """(pid, ppid, state) of every process in group `pgid`, zombies included (Linux /proc)."""
+    out: list[tuple[int, int, str]] = []
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -99,9 +99,14 @@ def group_pids(pgid: int) -> list[int]:
         except OSError:
             continue
         rest = stat[stat.rfind(b")") + 2:].split()
-        if len(rest) > 2 and rest[0] != b"Z" and int(rest[2]) == pgid:
-            out.append(int(entry))
+        if len(rest) > 2 and int(rest[2]) == pgid:
+            out.append((int(entry), int(rest[1]), rest[0].decode()))
     return out
+
+
+def group_pids(pgid: int) -> list[int]:
+    """Every live process of a process group."""
+    return [pid for pid, _, state in group_members(pgid) if state != "Z"]
 
 
 def pin(pids: Iterable[int], cores: tuple[int, ...]) -> None:

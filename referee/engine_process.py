@@ -29,7 +29,7 @@ from typing import Any
 
 from protocol.messages import MAX_LINE
 
-from .cpu import CpuControl, kill_controlled
+from .cpu import CpuControl, group_members, kill_controlled
 from .timecontrol import TimeControl
 
 CHUNK = 65536
@@ -160,27 +160,6 @@ def kill_groups(pgids: list[int], wait_s: float = 2.0) -> None:
         time.sleep(0.01)
     for pgid in pgids:
         _LIVE_GROUPS.discard(pgid)
-
-
-def group_members(pgid: int) -> list[tuple[int, int, str]]:
-    """(pid, ppid, state) of every process in group `pgid`, zombies included (Linux /proc)."""
-    out: list[tuple[int, int, str]] = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return out
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        rest = stat[stat.rfind(b")") + 2:].split()
-        if len(rest) > 2 and int(rest[2]) == pgid:
-            out.append((int(entry), int(rest[1]), rest[0].decode()))
-    return out
 
 
 def group_alive(pgid: int) -> bool:
