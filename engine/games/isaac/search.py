@@ -3,12 +3,14 @@
 Placement (up to 600 moves a turn, about 25 turns to the scoring phase): MCTS
 with progressive widening; priors from the placement guess of
 engine/games/isaac/knowledge.py (what a piece adds to the lines it touches). A
-leaf is valued by placing on to the end of the placement phase (each side the
-longest of a few random placements) and judging the scoring phase's start: the
-scoring evaluation, with a tempo for the side that removes first. Who starts the
-scoring phase is decided by the parity of the pieces placed, which a static look
-at a placement position cannot see. Once the tree itself reaches the scoring
-phase the scoring evaluation takes over.
+leaf is valued by a few playouts to the end of the game in the `fastmc` partner's
+C core (partner.py), whose policy plans the scoring phase's new scores: who starts
+the scoring race, and how it is run, decide many games, which a static look at a
+placement position cannot see. Without that core (or with leaf_playout_mix below
+1) a leaf is also valued by placing on to the end of the placement phase (each
+side the longest of a few random placements) and judging the scoring phase's
+start: the scoring evaluation, with a tempo for the side that removes first.
+Once the tree itself reaches the scoring phase the scoring evaluation takes over.
 
 Scoring (a handful of worthwhile removals each turn, a race to 100):
 iterative-deepening alpha-beta on the removal candidates (full score, blocks,
@@ -33,6 +35,7 @@ from protocol.moves import PASS, Move, Place
 from protocol.state import Phase
 
 from . import knowledge as K
+from . import partner
 from .settings import IsaacSettings
 
 
@@ -112,9 +115,17 @@ class IsaacKnowledge:
         return candidates(game, self.settings)
 
     def leaf_value(self, game: IsaacGame, rng: random.Random, ctx: SearchContext[IsaacSettings]) -> float:
-        if game.phase is Phase.PLACE:
-            return placement_playout_value(game, rng, ctx)
-        return logistic(evaluate(game, self.settings) / self.settings.point_scale)
+        settings = self.settings
+        if game.phase is not Phase.PLACE:
+            return logistic(evaluate(game, settings) / settings.point_scale)
+        if settings.leaf_playouts and partner.AVAILABLE:
+            played, plies = partner.leaf(game, rng.getrandbits(64), settings.leaf_playouts)
+            ctx.tm.nodes += plies
+            mix = settings.leaf_playout_mix
+            if mix >= 1:
+                return played
+            return mix * played + (1 - mix) * placement_playout_value(game, rng, ctx)
+        return placement_playout_value(game, rng, ctx)
 
     def terminal_value(self, game: IsaacGame, color: int) -> float:
         result = game.result()

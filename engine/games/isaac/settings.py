@@ -24,5 +24,10 @@ class IsaacSettings:
     playout_sample: int = 3
     """A playout's placement is the longest of this many uniformly drawn legal placements
     (value on the board is what scores; long pieces first, but not always the same spots)."""
+    leaf_playouts: int = 4
+    """Playouts to the game's end in C (partner.py's core, its policy) per placement leaf; 0: none."""
+    leaf_playout_mix: float = 1.0
+    """A placement leaf's value: this share from those playouts, the rest from the placement playout
+    to the scoring phase and the evaluation there (also the whole value where the core is not built)."""
     removal_prior_decay: float = 0.8
     """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
