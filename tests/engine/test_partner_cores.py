@@ -178,3 +178,37 @@ def test_bad_parameters_and_budgets_are_refused(name):
             module.core().search(position, params, bad)
     with pytest.raises(TypeError, match="progress"):
         module.core().search(position, params, budget(progress=42))
+
+
+LEAF_GAMES = ("isaac", "foundations")
+"""The cores whose playouts value a search's leaves (engine/games/_partner_leaf.h)."""
+
+
+@pytest.mark.parametrize("name", LEAF_GAMES)
+def test_leaf_values_are_the_cores_playouts_for_the_side_to_move(name):
+    """leaf() plays the same playouts as playout() (same seed, same plies) and scores each for the side
+    to move: above 1/2 when it wins, below when it loses, 1/2 a draw or a cut."""
+    module, decided = partner(name), 0
+    for game in POSITIONS[name][:60]:
+        for seed in range(2):
+            natives, _, winner = module.core().playout(module.position_tuple(game), module.DEFAULTS.params(), seed)
+            value, plies = module.leaf(game, seed, 1)
+            assert plies == len(natives) and 0.0 <= value <= 1.0
+            if winner == game.turn:
+                assert value > 0.5
+            elif winner == 1 - game.turn:
+                assert value < 0.5
+            decided += winner >= 0
+    assert decided >= 100
+
+
+@pytest.mark.parametrize("name", LEAF_GAMES)
+def test_leaf_means_several_playouts_and_refuses_a_bad_count(name):
+    module = partner(name)
+    game = POSITIONS[name][0]
+    value, plies = module.leaf(game, 7, 8)
+    assert module.leaf(game, 7, 8) == (value, plies)          # reproducible for a seed
+    assert module.leaf(game, 8, 8) != (value, plies) and plies > 0  # another seed, other playouts
+    for count in (0, 65):
+        with pytest.raises(ValueError, match="count is 1 to 64 playouts"):
+            module.leaf(game, 1, count)

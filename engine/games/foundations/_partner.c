@@ -396,14 +396,17 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     double prm[NPARAMS];
     if (read_position(position, &p) < 0 || read_prm(params, prm) < 0) return NULL;
     Rng r = seed;
-    Move moves[MAX_PLIES];
+    Move moves[MAX_PLIES] = {0};   /* play_out writes the first n */
     int n = play_out(&p, prm, &r, moves);
     PyObject *list = move_list(moves, n);
     if (!list) return NULL;
     return Py_BuildValue("(N(ii)i)", list, hand_value(&p, 0), hand_value(&p, 1), is_over(&p) ? winner(&p) : -2);
 }
 
+#include "_partner_leaf.h"
+
 static PyMethodDef methods[] = {
+    PARTNER_LEAF_METHOD,
     {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [(segment, level)]"},
     {"search", py_search, METH_VARARGS, "search(position, params, budget) -> (moves, visits, totals, nodes, playouts)"},
     {"playout", py_playout, METH_VARARGS, "playout(position, params, seed) -> (moves, hand values, winner)"},

@@ -525,7 +525,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     double prm[NPARAMS];
     if (read_position(position, &p) < 0 || read_prm(params, prm) < 0) return NULL;
     Rng r = seed;
-    Move moves[MAX_PLIES];
+    Move moves[MAX_PLIES] = {0};   /* play_out writes the first n */
     int n = play_out(&p, prm, &r, moves);
     PyObject *list = move_list(moves, n);
     if (!list) return NULL;

@@ -660,36 +660,10 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     return Py_BuildValue("(N(ii)i)", list, p.scores[0], p.scores[1], is_over(&p) ? winner(&p) : -2);
 }
 
-/* leaf(position, params, seed, count) -> (value, plies): the mean result, for the side to move, of
- * `count` playouts from the position (1 a win, 0 a loss, blended with the margin as the partner's
- * root is; 0.5 for a playout cut short), and the plies they played: a tree search's leaf value
- * (engine/games/isaac/search.py). */
-static PyObject *py_leaf(PyObject *self, PyObject *args) {
-    PyObject *position, *params;
-    unsigned long long seed;
-    int count;
-    if (!PyArg_ParseTuple(args, "OOKi", &position, &params, &seed, &count)) return NULL;
-    if (count < 1 || count > 64) {
-        PyErr_SetString(PyExc_ValueError, "count is 1 to 64 playouts");
-        return NULL;
-    }
-    Pos p;
-    double prm[NPARAMS];
-    if (read_position(position, &p) < 0 || read_prm(params, prm) < 0) return NULL;
-    Rng r = seed;
-    int me = p.turn;
-    double total = 0.0;
-    long long plies = 0;
-    for (int i = 0; i < count; i++) {
-        Pos q = p;
-        plies += play_out(&q, prm, &r, NULL);
-        total += result_for(&q, me, prm);
-    }
-    return Py_BuildValue("(dL)", total / count, plies);
-}
+#include "_partner_leaf.h"
 
 static PyMethodDef methods[] = {
-    {"leaf", py_leaf, METH_VARARGS, "leaf(position, params, seed, count) -> (mean value for the side to move, plies)"},
+    PARTNER_LEAF_METHOD,
     {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [(segment, score)]"},
     {"search", py_search, METH_VARARGS, "search(position, params, budget) -> (moves, visits, totals, nodes, playouts)"},
     {"playout", py_playout, METH_VARARGS, "playout(position, params, seed) -> (moves, scores, winner)"},
