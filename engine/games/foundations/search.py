@@ -26,7 +26,7 @@ from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
-from . import native, partner
+from . import native
 from .ordering import candidate_moves
 from .playout import play_out
 from .settings import FoundationsSettings
@@ -58,10 +58,6 @@ class FoundationsKnowledge:
         if native.AVAILABLE:
             if s.leaf_mix >= 1:
                 return native.model(game)
-            if s.partner_playouts and partner.AVAILABLE:
-                played, plies = partner.leaf(game, rng.getrandbits(64), s.partner_playouts)
-                ctx.tm.nodes += plies
-                return s.leaf_mix * native.model(game) + (1 - s.leaf_mix) * played
             leaf = native.leaf(game, rng, s.playout_plies, s.deviate, s.playout_sample)
             ctx.tm.nodes += leaf.plies
             if leaf.over:

@@ -29,6 +29,3 @@ class FoundationsSettings:
     """Share of playout moves that play some other allowed length than the shortest."""
     playout_sample: int = 2
     """Placements drawn per playout move; the snuggest is played."""
-    partner_playouts: int = 0
-    """Playouts per leaf by the `fastmc` partner's C core and its policy (partner.py) instead of the
-    one playout above, their mean the leaf's playout share (0: the search's own playout)."""
