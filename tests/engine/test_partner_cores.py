@@ -180,8 +180,8 @@ def test_bad_parameters_and_budgets_are_refused(name):
         module.core().search(position, params, budget(progress=42))
 
 
-LEAF_GAMES = ("isaac", "foundations")
-"""The cores whose playouts value a search's leaves (engine/games/_partner_leaf.h)."""
+LEAF_GAMES = GAMES
+"""leaf(): every core's playouts as a search's leaf value (engine/games/_partner_api.h; ISAAC's search uses it)."""
 
 
 @pytest.mark.parametrize("name", LEAF_GAMES)
@@ -205,7 +205,7 @@ def test_leaf_values_are_the_cores_playouts_for_the_side_to_move(name):
 @pytest.mark.parametrize("name", LEAF_GAMES)
 def test_leaf_means_several_playouts_and_refuses_a_bad_count(name):
     module = partner(name)
-    game = POSITIONS[name][0]
+    game = new_game(name)   # from the start: long playouts, each seed its own
     value, plies = module.leaf(game, 7, 8)
     assert module.leaf(game, 7, 8) == (value, plies)          # reproducible for a seed
     assert module.leaf(game, 8, 8) != (value, plies) and plies > 0  # another seed, other playouts

@@ -496,26 +496,6 @@ static PyObject *py_candidates(PyObject *self, PyObject *args) {
     return move_list(moves, candidates(&p, prm, moves));
 }
 
-/* search(position, params, budget) -> (moves, visits, totals, nodes, playouts); see _partner.h */
-static PyObject *py_search(PyObject *self, PyObject *args) {
-    PyObject *position, *params, *budget;
-    if (!PyArg_ParseTuple(args, "OOO", &position, &params, &budget)) return NULL;
-    Game g;
-    double prm[NPARAMS];
-    Budget b;
-    if (read_position(position, &g.root) < 0 || read_prm(params, prm) < 0 || read_budget(budget, &b) < 0) return NULL;
-    if (is_over(&g.root)) { PyErr_SetString(PyExc_ValueError, "the game is over"); return NULL; }
-    Move arms[MAX_ARMS];
-    int n = candidates(&g.root, prm, arms);
-    g.arms = arms;
-    g.prm = prm;
-    Arms *a = PyMem_Malloc(sizeof(Arms));
-    if (!a) return PyErr_NoMemory();
-    PyObject *result = run_flat_mc(playout, &g, n, &b, a) == 0 ? search_result(move_list(arms, n), a) : NULL;
-    PyMem_Free(a);
-    return result;
-}
-
 /* playout(position, params, seed) -> (moves, (Dark's board value, Light's), winner: 0, 1, -1 a draw, -2 cut short) */
 static PyObject *py_playout(PyObject *self, PyObject *args) {
     PyObject *position, *params;
@@ -532,9 +512,12 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     return Py_BuildValue("(N(ii)i)", list, p.board_value[0], p.board_value[1], is_over(&p) ? winner(&p) : -2);
 }
 
+#include "_partner_api.h"
+
 static PyMethodDef methods[] = {
+    PARTNER_LEAF_METHOD,
     {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [(place, length, slides)]"},
-    {"search", py_search, METH_VARARGS, "search(position, params, budget) -> (moves, visits, totals, nodes, playouts)"},
+    PARTNER_SEARCH_METHOD,
     {"playout", py_playout, METH_VARARGS, "playout(position, params, seed) -> (moves, board values, winner)"},
     {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
     {NULL, NULL, 0, NULL},
