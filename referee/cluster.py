@@ -35,6 +35,7 @@ Dask is an extra (``pip install 'isaac-arena[cluster]'``), imported only here.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import queue
 import threading
@@ -371,8 +372,19 @@ class ClusterRunner(Runner):
             finally:
                 drain.cancel()
                 await asyncio.gather(drain, return_exceptions=True)
+        except (OSError, asyncio.CancelledError, concurrent.futures.CancelledError) as exc:
+            if self.interrupted or client.status == "running":   # Dask's futures cancelled on a lost scheduler
+                raise
+            raise ClusterError(self._lost(exc)) from None   # the scheduler went away mid-run
         finally:
             await asyncio.shield(self._close_client(client, list(self._in_flight)))
+
+    def _lost(self, exc: BaseException) -> str:
+        """What to say when the scheduler is gone: what was kept, how to go on."""
+        cause = str(exc).strip() or type(exc).__name__
+        return (f"--cluster {self.address}: lost the Dask scheduler in the middle of the run ({cause[:200]}); "
+                f"the {self.outcome.played} games finished this run are recorded in {self.store.dir}: continue "
+                f"with --resume --cluster ADDRESS once a scheduler and workers are up")
 
     def _task_done(self, future: Any) -> None:
         for game_id in self._in_flight.pop(future, []):
@@ -388,8 +400,10 @@ class ClusterRunner(Runner):
                 await client.cancel(pending)
             if self._run_key is not None:
                 await client.run(release_run, self._run_key, on_error="ignore")
+        except OSError:
+            pass   # the scheduler is gone: nothing is left to cancel or release there
         finally:
-            await client.close()
+            await client.close(timeout=10)
 
     async def _cluster_preflight(self, client: Any) -> int:
         """Preflight on every worker; the number of worker threads."""

@@ -193,3 +193,55 @@ def test_a_cluster_run_shows_its_games_in_progress_in_live_json(tmp_path, env, c
     assert any(len(g["moves"]) > 2 for g in shown)
     assert all(g["position"].startswith("hari ") for g in shown)
     assert json.loads((out / "live.json").read_text()) == {"games": []}
+
+
+def test_a_scheduler_lost_mid_run_says_so_keeps_the_games_and_resumes(tmp_path, env, capsys):
+    """The scheduler dies during the run: one clear line (no internal error), every finished game kept,
+    and --resume on a new cluster plays only the rest."""
+    scheduler_file = tmp_path / "scheduler.json"
+    procs: list[subprocess.Popen] = []
+    try:
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                                       "127.0.0.1", "--port", "0", "--scheduler-file", str(scheduler_file),
+                                       "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        deadline = time.monotonic() + 30
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
+                                       str(scheduler_file), "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        with distributed.Client(scheduler_file=str(scheduler_file), timeout="30s") as client:
+            client.wait_for_workers(1, timeout=60)
+            address = client.scheduler.address
+        out = tmp_path / "run"
+
+        def kill_scheduler() -> None:
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                if (out / "records.jsonl").exists() and len(records_of(out)) >= 2:
+                    procs[0].kill()
+                    return
+                time.sleep(0.02)
+
+        killer = threading.Thread(target=kill_scheduler, daemon=True)
+        killer.start()
+        argv = ["tournament", *engines("slow_random.py", "5"), "--game", "foundations", "--games", "2",
+                "--rounds", "2", "-each", "tc=30+0.3", "--out", str(out), "--cluster", address]
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        killer.join(5)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "lost the Dask scheduler" in err and "--resume" in err and "internal error" not in err
+        kept = records_of(out)
+        assert len(kept) >= 2 and len({r["game_id"] for r in kept}) == len(kept)
+    finally:
+        for proc in reversed(procs):
+            proc.kill()
+            proc.wait()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        summary = run(["tournament", "--out", str(out), "--resume", "--cluster", cluster.scheduler_address], capsys)
+    assert summary["games_recorded"] == 12 and summary["complete"]
+    assert summary["games_played_now"] == 12 - len(kept)
+    assert sorted(r["game_id"] for r in records_of(out)) == list(range(12))
