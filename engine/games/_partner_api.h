@@ -1,5 +1,5 @@
 /* The Python entry points every partner core shares, written once: search() (the flat Monte
- * Carlo) and leaf() (its playouts as a tree search's leaf value).
+ * Carlo) and, where PARTNER_LEAF is defined, leaf() (its playouts as a tree search's leaf value).
  *
  * Included by engine/games/<game>/_partner.c before its method table, once it defines its Pos
  * (with `turn`, the side to move), its Game (root, arms, prm), NPARAMS, read_position, read_prm,
@@ -33,6 +33,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
 #define PARTNER_SEARCH_METHOD \
     {"search", py_search, METH_VARARGS, "search(position, params, budget) -> (moves, visits, totals, nodes, playouts)"}
 
+#ifdef PARTNER_LEAF   /* a core whose playouts a search uses defines it before including this */
 #define MAX_LEAF_PLAYOUTS 64
 
 /* leaf(position, params, seed, count) -> (value, plies): the mean result, for the side to move, of
@@ -64,5 +65,7 @@ static PyObject *py_leaf(PyObject *self, PyObject *args) {
 
 #define PARTNER_LEAF_METHOD \
     {"leaf", py_leaf, METH_VARARGS, "leaf(position, params, seed, count) -> (mean value for the side to move, plies)"}
+
+#endif
 
 #endif

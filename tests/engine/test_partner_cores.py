@@ -180,8 +180,8 @@ def test_bad_parameters_and_budgets_are_refused(name):
         module.core().search(position, params, budget(progress=42))
 
 
-LEAF_GAMES = GAMES
-"""leaf(): every core's playouts as a search's leaf value (engine/games/_partner_api.h; ISAAC's search uses it)."""
+LEAF_GAMES = ("isaac",)
+"""The cores with leaf(), their playouts as a search's leaf value (engine/games/_partner_api.h's PARTNER_LEAF)."""
 
 
 @pytest.mark.parametrize("name", LEAF_GAMES)

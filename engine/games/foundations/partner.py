@@ -75,14 +75,6 @@ def to_move(native: Sequence[int]) -> Move:
     return PASS if seg < 0 else Place(SEGMENTS[seg], level)
 
 
-def leaf(game: Any, seed: int, count: int, settings: PartnerSettings = DEFAULTS) -> tuple[float, int]:
-    """The mean result of `count` playouts with the partner's policy from `game` for its side to move
-    (1 a win, 1/2 a draw, 0 a loss, blended with the hand-value margin), and the plies played: a
-    tree's leaf value."""
-    value, plies = core().leaf(position_tuple(game), settings.params(), seed, count)
-    return float(value), int(plies)
-
-
 def core() -> ModuleType:
     assert _core is not None, "the FOUNDATIONS partner core is not built"
     return _core

@@ -515,7 +515,6 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
 #include "_partner_api.h"
 
 static PyMethodDef methods[] = {
-    PARTNER_LEAF_METHOD,
     {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [(place, length, slides)]"},
     PARTNER_SEARCH_METHOD,
     {"playout", py_playout, METH_VARARGS, "playout(position, params, seed) -> (moves, board values, winner)"},

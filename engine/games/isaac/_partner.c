@@ -640,6 +640,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     return Py_BuildValue("(N(ii)i)", list, p.scores[0], p.scores[1], is_over(&p) ? winner(&p) : -2);
 }
 
+#define PARTNER_LEAF   /* its playouts value ISAAC search's placement leaves */
 #include "_partner_api.h"
 
 static PyMethodDef methods[] = {
