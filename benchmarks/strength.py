@@ -4,6 +4,7 @@
                                   [--game isaac|foundations|hari|all]
                                   [--opponents fastmc,heuristic,flatmc,greedy,random,prev]
                                   [--prev DIR] [--openings book|startpos|random:N|FILE] [--concurrency J]
+                                  [--search-settings TEXT]
 
 Each (game, opponent) is one `isaac-referee match` of N games (game pairs: each
 opening once per colour) at `tc=st=MS/1000`, search first; --opponent-movetime gives
@@ -13,6 +14,8 @@ of another checkout, run by benchmarks/engine_at.sh (set it up with
 `git -C /work/main worktree add /work/prev-ffbb6c3 ffbb6c3`; default --prev DIR).
 Openings default to the shipped balanced books (`book`, for ISAAC too); `startpos`
 plays the start position (deterministic engines then replay one game per colour).
+--search-settings plays a variant of the search (its SearchSettings option, e.g.
+`isaac.mcts.c_puct=1.0`): a screen of an idea against the partner before its SPRT.
 
 Prints per game and opponent: search's score with a 95% interval computed from
 the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2, 2), its score as Dark
@@ -72,6 +75,7 @@ def run_match(game: str, opponent: str, args: argparse.Namespace, out: Path) -> 
            "--openings", args.openings, "--seed", str(args.seed), "--concurrency", str(args.concurrency),
            "--out", str(out),
            "-engine", "name=search", f"cmd={sys.executable} -m engine", f"dir={REPO}", "option.Strategy=search",
+           *([f"option.SearchSettings={args.search_settings}"] if args.search_settings else []),
            f"tc=st={args.movetime / 1000:g} margin={args.margin}",
            *engine_args(opponent, args.prev,
                         f"tc=st={(args.opponent_movetime or args.movetime) / 1000:g} margin={args.margin}")]
@@ -97,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="ms past movetime before a time forfeit (0: none; on a loaded machine a margin "
                              "separates strength from stalls, whose forfeits are then counted apart)")
     parser.add_argument("--out", default=None, help="directory for the runs (default: a temporary one)")
+    parser.add_argument("--search-settings", default="",
+                        help="a variant of the search: its SearchSettings option, '<game>.<field>=<value>,...'")
     parser.add_argument("--no-per-opening", dest="per_opening", action="store_false",
                         help="leave out the results per opening")
     args = parser.parse_args(argv)
@@ -107,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(args.out or tempfile.mkdtemp(prefix="strength-"))
     print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games each, {args.movetime} ms a move "
           f"(opponent {args.opponent_movetime or args.movetime} ms, margin {args.margin} ms), "
-          f"openings {args.openings}, concurrency {args.concurrency}; runs in {root}")
+          f"openings {args.openings}, concurrency {args.concurrency}"
+          f"{'; search settings ' + args.search_settings if args.search_settings else ''}; runs in {root}")
     print(f"{'game':12s} {'opponent':10s} {'score':>6s}  {'95% interval':15s} {'Dark':>6s} {'Light':>6s}  "
           f"pentanomial [0,1/2,1,3/2,2]  forfeits")
     for game in games:
