@@ -34,7 +34,6 @@ from .cpu import CorePlan, plan_cores
 from .engine_process import EngineSpec
 from .game_runner import play_game
 from .live import LiveGames
-from .memory import release_free_memory
 from .pgn import PgnLog
 from .player import EnginePlayer
 from .pool import EnginePool, PreflightFailed
@@ -43,7 +42,7 @@ from .record import GameRecord
 from .report import LiveReport
 from .runplan import RunPlan
 from .schedule import ScheduledGame
-from .store import RecordsEnd, Store
+from .store import Store
 from .tracker import Tracker
 
 __all__ = ["RunOutcome", "RunPlan", "Runner", "Tracker", "freeze_long_lived"]
@@ -281,14 +280,8 @@ class Runner:
         pgn_bytes = self.pgn.bytes if self.pgn is not None else None
         self.tracker.since_checkpoint = 0
         identity = self.identity
-        self._checkpoints = asyncio.ensure_future(asyncio.to_thread(self._write_checkpoint, identity, end, state,
-                                                                    offsets, pgn_bytes))
-
-    def _write_checkpoint(self, identity: dict[str, Any], end: RecordsEnd, state: dict[str, Any], offsets: list[int],
-                          pgn_bytes: int | None) -> None:
-        """In a thread: the checkpoint, then the heap's free pages back to the system (referee/memory.py)."""
-        write_checkpoint(self.store, checkpoint_text(identity, end, state, offsets, pgn_bytes))
-        release_free_memory()
+        self._checkpoints = asyncio.ensure_future(asyncio.to_thread(
+            lambda: write_checkpoint(self.store, checkpoint_text(identity, end, state, offsets, pgn_bytes))))
 
     async def _final_checkpoint(self) -> None:
         """The last checkpoint, once no game runs (its errors only cost a slower next --resume)."""
