@@ -25,7 +25,7 @@ from engine.search.context import SearchContext
 from engine.search.limits import Limits
 from engine.search.timeman import TimeManager
 from protocol import game_from_position, new_game
-from protocol.board import SEGMENTS
+from protocol.board import ALL_CELLS, SEGMENTS, iter_placements
 from protocol.moves import PASS
 from referee.book import shipped_book
 from referee.openings import read_opening_file
@@ -68,12 +68,48 @@ def test_race_and_candidates_equal_the_python_ones():
         seen_plays_left.add(plays_left(game))
         for color in (0, 1):
             assert hari_native.contest_margin(game, color) == contest_margin(game, color, upgrades=True)
-        for per_length, scarce, slide_max in ((10, 4, 24), (16, 4, 24), (10, 12, 8), (6, 200, 40)):
-            native = hari_native.candidates(game, per_length, scarce, slide_max)
-            assert [str(m) for m in native] == [str(m) for m in candidates(game, per_length, scarce, slide_max)]
+        for per_length, scarce, slide_max, blocks in ((10, 4, 24, 0), (16, 4, 24, 8), (10, 12, 8, 4), (6, 200, 40, 31)):
+            native = hari_native.candidates(game, per_length, scarce, slide_max, blocks)
+            assert [str(m) for m in native] == [str(m) for m in candidates(game, per_length, scarce, slide_max, blocks)]
             for move in native:
                 assert game.check_move(move) == move  # the rules accept every move the core proposes
     assert len(seen_plays_left) >= 10  # from the opening to the last plays
+
+
+def test_blocks_take_room_from_the_opponents_next_piece():
+    """Each block slides one own piece along its line and leaves the opponent's next length fewer
+    placements than before; the one whose slide takes most comes first; none repeats a slide candidate."""
+    found = 0
+    for game in POSITIONS:
+        opp = 1 - game.turn
+        theirs = game.playable_lengths(opp)
+        if opp in game.passes or not theirs:
+            continue
+        plain = candidates(game, 10, 200, 24)
+        with_blocks = candidates(game, 10, 200, 24, 8)
+        assert with_blocks[:len(plain)] == plain
+        blocks = with_blocks[len(plain):]
+        assert len(blocks) <= 8 and not set(map(str, blocks)) & set(map(str, plain))
+        before = _placements(game, theirs[0])
+        for move in blocks:
+            assert len(move.slides) == 1 and move.slides[0].end is not None and move.place is not None
+            after = game.copy()
+            after.play(move)
+            assert _placements(after, theirs[0]) < before
+            found += 1
+    assert found >= 20
+
+
+def _placements(game, n: int) -> int:
+    return sum(1 for _ in iter_placements(_empty(game), n))
+
+
+def _empty(game) -> int:
+    occupied = 0
+    for color in (0, 1):
+        for piece in game.pieces(color):
+            occupied |= piece.mask
+    return ALL_CELLS & ~occupied
 
 
 def test_candidates_when_the_mover_must_pass():
@@ -82,30 +118,30 @@ def test_candidates_when_the_mover_must_pass():
     assert hari_native.candidates(game, 10, 200, 24) == [PASS]
 
 
-def _python_search(game, depth: int, scarce: int = 4, slide_max: int = 24):
+def _python_search(game, depth: int, scarce: int = 4, slide_max: int = 24, blocks: int = 0):
     tm = TimeManager(Limits(depth=depth), threading.Event())
-    ab = AlphaBeta(SearchContext(tm, None, HariSettings()), lambda g, ply: candidates(g, 10, scarce, slide_max),
+    ab = AlphaBeta(SearchContext(tm, None, HariSettings()), lambda g, ply: candidates(g, 10, scarce, slide_max, blocks),
                    hari_search._evaluate, hari_search._terminal, hari_search.WIN)
-    result = ab.iterate(game, candidates(game, 16, scarce, slide_max), depth)
+    result = ab.iterate(game, candidates(game, 16, scarce, slide_max, blocks), depth)
     return str(result.move), result.value, tm.nodes, [str(m) for m in result.pv]
 
 
-def _native_search(game, depth: int, table_bits: int, scarce: int = 4, slide_max: int = 24):
+def _native_search(game, depth: int, table_bits: int, scarce: int = 4, slide_max: int = 24, blocks: int = 0):
     position = hari_native.position_tuple(game)
-    root = _core.candidates(position, 16, scarce, slide_max)
+    root = _core.candidates(position, 16, scarce, slide_max, blocks)
     best, value, _, nodes, _, pv = _core.search(position, root, 10, depth, table_bits, 0, 0.0, None, None, False,
-                                                scarce, slide_max)
+                                                scarce, slide_max, 0, blocks)
     return str(hari_native.to_move(best)), value, nodes, [str(hari_native.to_move(m)) for m in pv]
 
 
-@pytest.mark.parametrize("scarce, slide_max", [(4, 24), (200, 24)])
-def test_the_alpha_beta_equals_the_python_one_without_a_table(scarce, slide_max):
+@pytest.mark.parametrize("scarce, slide_max, blocks", [(4, 24, 0), (200, 24, 0), (200, 24, 8)])
+def test_the_alpha_beta_equals_the_python_one_without_a_table(scarce, slide_max, blocks):
     rng = random.Random(2)
     late = [g for g in POSITIONS if 3 <= plays_left(g) <= 9]
     for game in rng.sample(late, 8):
         depth = 3 if plays_left(game) > 5 else 4
-        assert (_native_search(game, depth, 0, scarce, slide_max)
-                == _python_search(game.copy(), depth, scarce, slide_max))
+        assert (_native_search(game, depth, 0, scarce, slide_max, blocks)
+                == _python_search(game.copy(), depth, scarce, slide_max, blocks))
 
 
 def test_the_table_changes_the_work_not_the_solved_value():
@@ -168,6 +204,9 @@ def test_bad_limits_to_the_core_are_errors_not_overflows():
     for per_length in (0, 33, 10**6):
         with pytest.raises(ValueError, match="per_length"):
             _core.candidates(position, per_length)
+    for blocks in (-1, 32):
+        with pytest.raises(ValueError, match="blocks"):
+            _core.candidates(position, 10, 4, 24, blocks)
     root = _core.candidates(position, 16)
     with pytest.raises(ValueError, match="max_depth"):
         _core.search(position, root, 10, 500, 0, 0, 0.0, None, None)

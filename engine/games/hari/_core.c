@@ -15,7 +15,8 @@
 #define MAXPIECES 32
 #define MAXMOVES 256
 #define MAX_PER_LENGTH 32
-#define MAX_SLIDES 64 /* 5 lengths x 32 + a discard + 64 slides fit in MAXMOVES */
+#define MAX_SLIDES 64 /* 5 lengths x 32 + a discard + 64 slides + 31 blocks fit in MAXMOVES */
+#define MAX_BLOCKS 31
 #define MAXPLY 64
 #define FIT_SCAN 12
 
@@ -414,9 +415,10 @@ static double play_score(const Pos *p, int me, int n, int seg, u128 after, const
     return score;
 }
 
-/* Slides are looked for a length with fewer than `scarce` placements; the best `slide_max` are kept. */
+/* Slides are looked for a length with fewer than `scarce` placements; the best `slide_max` are kept;
+ * at most `blocks` blocking moves follow them. */
 typedef struct {
-    int per_length, scarce, slide_max;
+    int per_length, scarce, slide_max, blocks;
 } Widths;
 
 static int slide_candidates(const Pos *p, u128 empty, const int *lengths, int nl, const int *counts,
@@ -473,6 +475,64 @@ static int slide_candidates(const Pos *p, u128 empty, const int *lengths, int nl
     return k;
 }
 
+/* candidates.block_candidates: at most `blocks` moves sliding one own piece along its line into the
+ * room of the opponent's next piece, then placing our shortest length that may follow on its
+ * snuggest spot; the most of the opponent's placements taken away first; moves among made[0..nmade)
+ * left out. */
+static int block_candidates(const Pos *p, u128 empty, int blocks, const Move *made, int nmade, Move *out) {
+    int me = p->turn, opp = 1 - me, theirs[8], lengths[8];
+    if (blocks <= 0 || has_passed(p, opp)) return 0;
+    int nt = playable(p, opp, theirs), nl = playable(p, me, lengths);
+    if (!nt) return 0;
+    u128 occupied = ALL & ~empty, h, v;
+    placement_starts(empty, theirs[0], &h, &v);
+    int before = popc(h) + popc(v);
+    Scored found[512]; /* at most 15 pieces x 18 ends; on the stack: searches may overlap */
+    int nf = 0, ends[24];
+    for (int i = 0; i < p->npieces[me]; i++) {
+        int piece = p->pieces[me][i], ne = slide_ends(piece, occupied, ends);
+        for (int e = 0; e < ne; e++) {
+            int end = ends[e];
+            if (end < 0) continue;
+            u128 after = (empty | SEG[piece].mask) & ~SEG[end].mask;
+            placement_starts(after, theirs[0], &h, &v);
+            int taken = before - popc(h) - popc(v);
+            if (taken <= 0) continue;
+            for (int j = 0; j < nl; j++) {
+                int n = lengths[j];
+                if (VALUE[n] < SEG[piece].value) continue;
+                placement_starts(after, n, &h, &v);
+                int all[200], na = segments_from_starts(h, v, n, all), best = -1, best_snug = 0;
+                for (int a = 0; a < na; a++) {
+                    int snug = popc(SEG[all[a]].nb & after);
+                    if (best < 0 || snug < best_snug) { best = all[a]; best_snug = snug; }
+                }
+                if (best < 0) continue;
+                if (nf < 512) {
+                    Scored *f = &found[nf++];
+                    f->score = taken - 0.1 * best_snug;
+                    f->move.slide_start = piece;
+                    f->move.slide_end = end;
+                    f->move.place = best;
+                    f->move.length = n;
+                }
+                break;
+            }
+        }
+    }
+    sort_scored(found, nf, -1);
+    int k = 0;
+    for (int i = 0; i < nf && k < blocks; i++) {
+        const Move *m = &found[i].move;
+        int seen = 0;
+        for (int j = 0; j < nmade && !seen; j++)
+            seen = made[j].slide_start == m->slide_start && made[j].slide_end == m->slide_end
+                   && made[j].place == m->place && made[j].length == m->length;
+        if (!seen) out[k++] = *m;
+    }
+    return k;
+}
+
 /* The moves the search tries, a good guess first; one PASS when the mover must pass. */
 static int candidates(const Pos *p, const Widths *w, Move *out) {
     int per_length = w->per_length;
@@ -526,8 +586,9 @@ static int candidates(const Pos *p, const Widths *w, Move *out) {
     int opp_next[16];
     int nopp = queue_of(p, 1 - me, opp_next);
     if (nopp > 4) nopp = 4;
-    m += slide_candidates(p, empty, lengths, nl, counts, opp_next, nopp, w->scarce, w->slide_max, out + m);
-    return m;
+    int slides = slide_candidates(p, empty, lengths, nl, counts, opp_next, nopp, w->scarce, w->slide_max, out + m);
+    m += block_candidates(p, empty, w->blocks, out + m, slides, out + m + slides);
+    return m + slides;
 }
 
 /* -- alpha-beta (engine/search/alphabeta.py with search.py's terminal and leaf values) -- */
@@ -747,19 +808,19 @@ static int read_position(PyObject *args, Pos *p) {
 
 static int check_widths(const Widths *w) {
     if (w->per_length < 1 || w->per_length > MAX_PER_LENGTH || w->scarce < 0 || w->scarce > 200 ||
-        w->slide_max < 0 || w->slide_max > MAX_SLIDES) {
-        PyErr_Format(PyExc_ValueError, "per_length is 1 to %d, scarce 0 to 200, slide_max 0 to %d", MAX_PER_LENGTH,
-                     MAX_SLIDES);
+        w->slide_max < 0 || w->slide_max > MAX_SLIDES || w->blocks < 0 || w->blocks > MAX_BLOCKS) {
+        PyErr_Format(PyExc_ValueError, "per_length is 1 to %d, scarce 0 to 200, slide_max 0 to %d, blocks 0 to %d",
+                     MAX_PER_LENGTH, MAX_SLIDES, MAX_BLOCKS);
         return -1;
     }
     return 0;
 }
 
-/* candidates(position, per_length, scarce=4, slide_max=24) */
+/* candidates(position, per_length, scarce=4, slide_max=24, blocks=0) */
 static PyObject *py_candidates(PyObject *self, PyObject *args) {
     PyObject *position;
-    Widths w = {0, 4, 24};
-    if (!PyArg_ParseTuple(args, "Oi|ii", &position, &w.per_length, &w.scarce, &w.slide_max)) return NULL;
+    Widths w = {0, 4, 24, 0};
+    if (!PyArg_ParseTuple(args, "Oi|iii", &position, &w.per_length, &w.scarce, &w.slide_max, &w.blocks)) return NULL;
     if (check_widths(&w) < 0) return NULL;
     Pos p;
     if (read_position(position, &p) < 0) return NULL;
@@ -779,7 +840,7 @@ static PyObject *py_contest_margin(PyObject *self, PyObject *args) {
 
 
 /* search(position, root_moves, inner_per_length, max_depth, table_bits, node_limit, hard_deadline,
- *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24, tie_seed=0)
+ *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24, tie_seed=0, blocks=0)
  *   -> (move, value, depth, nodes, complete, pv)
  * Iterative deepening over root_moves (tuples as candidates() gives them), as
  * alphabeta.AlphaBeta.iterate: the deepest complete iteration's best, or the best of an
@@ -790,13 +851,13 @@ static PyObject *py_contest_margin(PyObject *self, PyObject *args) {
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *position, *root_list, *should_stop, *on_depth;
     int max_depth, table_bits, stop_when_decided = 0;
-    Widths inner = {0, 4, 24};
+    Widths inner = {0, 4, 24, 0};
     long long node_limit;
     unsigned long long tie_seed = 0;
     double hard_deadline;
-    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiK", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
+    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiKi", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
                           &node_limit, &hard_deadline, &should_stop, &on_depth, &stop_when_decided, &inner.scarce,
-                          &inner.slide_max, &tie_seed))
+                          &inner.slide_max, &tie_seed, &inner.blocks))
         return NULL;
     if (check_widths(&inner) < 0) return NULL;
     if (max_depth < 0 || max_depth > MAXPLY - 2) {

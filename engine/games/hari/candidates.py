@@ -1,4 +1,4 @@
-"""The HARI moves worth looking at: the snuggest placements of each length, and one own slide that makes room.
+"""The HARI moves worth looking at: the snuggest placements of each length, one own slide that makes room, blocks.
 
 A HARI position can have a million moves (every subset of slides times every play), so
 candidates are built, not enumerated. Every search and partner of the engine builds its
@@ -10,7 +10,10 @@ HARI candidates here:
   that uses the freed cells (``slide_candidates``): only for lengths with little or no room
   without slides (early on, when everything fits, sliding only costs flexibility), and only
   within the value budget. Every one is checked with ``check_move``: the rules stay in
-  protocol/hari.py.
+  protocol/hari.py;
+- blocks (``block_candidates``, at most ``blocks`` of them): one own piece slid along its line
+  into the room of the opponent's next piece, then our shortest length that may follow on its
+  snuggest spot anywhere: the replies that take room away rather than make it.
 
 The C core (engine/games/hari/_core.c) mirrors ``candidates`` move for move.
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.packing import NEIGHBOURS, dead_cells, pack_value
-from protocol.board import ALL_CELLS, VALUE, Segment, iter_placements
+from protocol.board import ALL_CELLS, VALUE, Segment, iter_placements, placement_starts, segments_from_starts
 from protocol.errors import IllegalMoveError
 from protocol.hari import HariGame, slide_ends, within_budget
 from protocol.moves import PASS, HariMove, Move, Slide
@@ -33,13 +36,13 @@ def snug_spots(empty: int, n: int) -> list[tuple[int, Segment]]:
     return [((NEIGHBOURS[seg.index] & empty).bit_count(), seg) for seg in iter_placements(empty, n)]
 
 
-def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int) -> list[Move]:
+def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int, blocks: int = 0) -> list[Move]:
     """Moves worth searching for the side to move, a good guess first; [PASS] when it must pass.
 
     Per playable length its `per_length` snuggest placements, ordered by the shorter pieces
     they give up, snugness and value; the discard of the shortest piece; one own piece slid
     to make room for a length with fewer than `scarce` placements (the best `slide_max` of
-    slide_candidates)."""
+    slide_candidates); the best `blocks` of block_candidates not among those."""
     base = next(game.slide_sets(), None)
     if base is None:
         return [PASS]
@@ -61,8 +64,55 @@ def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int) -> 
     moves = [m for _, m in scored]
     moves.append(HariMove((), None, lengths[0]))
     opp_next = hand_queue(game, 1 - me)[:4]
-    moves.extend(move for _, move in slide_candidates(game, empty, counts, opp_next, scarce, slide_max))
+    slides = [move for _, move in slide_candidates(game, empty, counts, opp_next, scarce, slide_max)]
+    moves.extend(slides)
+    moves.extend(block_candidates(game, empty, blocks, slides))
     return moves
+
+
+def block_candidates(game: HariGame, empty: int, blocks: int, made: Sequence[Move]) -> list[Move]:
+    """At most `blocks` moves sliding one own piece along its line into the room of the opponent's
+    next piece (its shortest playable length), then placing our shortest length that may follow
+    on its snuggest spot; the most of the opponent's placements taken away first, moves in `made`
+    left out. None once the opponent has passed (its room no longer matters)."""
+    me, opp = game.turn, 1 - game.turn
+    theirs = game.playable_lengths(opp)
+    if blocks <= 0 or opp in game.passes or not theirs:
+        return []
+    lengths = game.playable_lengths(me)
+    occupied = ALL_CELLS & ~empty
+    h, v = placement_starts(empty, theirs[0])
+    before = h.bit_count() + v.bit_count()
+    found: list[tuple[float, Move]] = []
+    for piece in game.pieces(me):
+        for end in slide_ends(piece, occupied):
+            if end is None:
+                continue
+            after = (empty | piece.mask) & ~end.mask
+            h, v = placement_starts(after, theirs[0])
+            taken = before - h.bit_count() - v.bit_count()
+            if taken <= 0:
+                continue
+            for n in lengths:
+                if not within_budget(piece.value, n):
+                    continue
+                best: tuple[int, Segment] | None = None
+                for seg in segments_from_starts(*placement_starts(after, n), n):
+                    snug = (NEIGHBOURS[seg.index] & after).bit_count()
+                    if best is None or snug < best[0]:
+                        best = (snug, seg)
+                if best is None:
+                    continue
+                found.append((taken - 0.1 * best[0], HariMove((Slide(piece, end),), best[1], 0)))
+                break
+    found.sort(key=lambda kv: -kv[0])
+    out: list[Move] = []
+    for _, move in found:
+        if len(out) >= blocks:
+            break
+        if move not in made:
+            out.append(move)
+    return out
 
 
 def slide_candidates(game: HariGame, empty: int, counts: dict[int, int], opp_next: list[int],

@@ -96,10 +96,11 @@ def _search(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: i
         return native.alpha_beta(game, ctx, root_per_length, inner_per_length, depth, stop_when_decided, info_of,
                                  tie_seed)
     s = ctx.settings
-    moves = candidates(game, root_per_length, s.scarce, s.slide_max)
+    moves = candidates(game, root_per_length, s.scarce, s.slide_max, s.blocks)
     if len(moves) == 1:
         return ABResult(moves[0], 0.0, 0, [moves[0]])
-    ab = AlphaBeta(ctx, lambda g, ply: candidates(g, inner_per_length, s.scarce, s.slide_max), _evaluate, _terminal, WIN,
+    ab = AlphaBeta(ctx, lambda g, ply: candidates(g, inner_per_length, s.scarce, s.slide_max, s.inner_blocks),
+                   _evaluate, _terminal, WIN,
                    key=HariGame.search_key, check_every=1)  # a node costs 0.1-1 ms: look at the clock at each
     last: dict[str, Info | None] = {"info": None}
 

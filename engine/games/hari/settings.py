@@ -34,6 +34,11 @@ class HariSettings:
     200, more than any length has: every length."""
     slide_max: int = 24
     """Slide candidates kept at a node, the best guesses."""
+    blocks: int = 8
+    """Blocking candidates kept at the root (one own piece slid into the room of the opponent's next
+    piece, then a placement: candidates.block_candidates), the most room taken first."""
+    inner_blocks: int = 4
+    """The same below the root."""
     table_bits: int = 18
     """The C core's transposition table holds 2**table_bits entries (8 MB at 18)."""
     margin_scale: float = 6.0
@@ -48,5 +53,6 @@ class HariSettings:
         """Within what the C core takes (it would refuse them in the middle of a search)."""
         if not self.widths or any(len(w) != 2 or not (1 <= w[0] <= 32 and 1 <= w[1] <= 32) for w in self.widths):
             raise ValueError("widths are pairs of placements a length at the root and below, each 1 to 32")
-        if not (0 <= self.scarce <= 200 and 0 <= self.slide_max <= 64 and 0 <= self.table_bits <= 24):
-            raise ValueError("scarce is 0 to 200, slide_max 0 to 64, table_bits 0 to 24")
+        if not (0 <= self.scarce <= 200 and 0 <= self.slide_max <= 64 and 0 <= self.blocks <= 31
+                and 0 <= self.inner_blocks <= 31 and 0 <= self.table_bits <= 24):
+            raise ValueError("scarce is 0 to 200, slide_max 0 to 64, blocks and inner_blocks 0 to 31, table_bits 0 to 24")
