@@ -25,7 +25,7 @@ class MonteCarloSettings:
 class HariSettings:
     """The parameters of HARI's search (search.py)."""
 
-    widths: tuple[tuple[int, int], ...] = ((32, 10), (32, 16), (32, 24))
+    widths: tuple[tuple[int, int], ...] = ((32, 16), (32, 24), (32, 32))
     """The alpha-beta's candidates: the snuggest placements of each playable length it tries at the
     root and at every ply below it. The first pair is searched; a search that reaches the game's end
     before its time is up searches again with the next (at most 32 a length)."""
