@@ -25,7 +25,7 @@ from engine.search.context import SearchContext
 from engine.search.limits import Limits
 from engine.search.timeman import TimeManager
 from protocol import game_from_position, new_game
-from protocol.board import ALL_CELLS, SEGMENTS, iter_placements
+from protocol.board import SEGMENTS, count_placements
 from protocol.moves import PASS
 from referee.book import shipped_book
 from referee.openings import read_opening_file
@@ -101,15 +101,7 @@ def test_blocks_take_room_from_the_opponents_next_piece():
 
 
 def _placements(game, n: int) -> int:
-    return sum(1 for _ in iter_placements(_empty(game), n))
-
-
-def _empty(game) -> int:
-    occupied = 0
-    for color in (0, 1):
-        for piece in game.pieces(color):
-            occupied |= piece.mask
-    return ALL_CELLS & ~occupied
+    return count_placements(game.empty_cells(), [n])
 
 
 def test_candidates_when_the_mover_must_pass():

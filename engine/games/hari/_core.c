@@ -475,15 +475,19 @@ static int slide_candidates(const Pos *p, u128 empty, const int *lengths, int nl
     return k;
 }
 
+static inline int same_move(const Move *a, const Move *b) {
+    return a->slide_start == b->slide_start && a->slide_end == b->slide_end && a->place == b->place &&
+           a->length == b->length;
+}
+
 /* candidates.block_candidates: at most `blocks` moves sliding one own piece along its line into the
  * room of the opponent's next piece, then placing our shortest length that may follow on its
  * snuggest spot; the most of the opponent's placements taken away first; moves among made[0..nmade)
  * left out. */
-static int block_candidates(const Pos *p, u128 empty, int blocks, const Move *made, int nmade, Move *out) {
-    int me = p->turn, opp = 1 - me, theirs[8], lengths[8];
-    if (blocks <= 0 || has_passed(p, opp)) return 0;
-    int nt = playable(p, opp, theirs), nl = playable(p, me, lengths);
-    if (!nt) return 0;
+static int block_candidates(const Pos *p, u128 empty, const int *lengths, int nl, int blocks, const Move *made,
+                            int nmade, Move *out) {
+    int me = p->turn, opp = 1 - me, theirs[8];
+    if (blocks <= 0 || has_passed(p, opp) || !playable(p, opp, theirs)) return 0;
     u128 occupied = ALL & ~empty, h, v;
     placement_starts(empty, theirs[0], &h, &v);
     int before = popc(h) + popc(v);
@@ -525,9 +529,7 @@ static int block_candidates(const Pos *p, u128 empty, int blocks, const Move *ma
     for (int i = 0; i < nf && k < blocks; i++) {
         const Move *m = &found[i].move;
         int seen = 0;
-        for (int j = 0; j < nmade && !seen; j++)
-            seen = made[j].slide_start == m->slide_start && made[j].slide_end == m->slide_end
-                   && made[j].place == m->place && made[j].length == m->length;
+        for (int j = 0; j < nmade && !seen; j++) seen = same_move(&made[j], m);
         if (!seen) out[k++] = *m;
     }
     return k;
@@ -587,7 +589,7 @@ static int candidates(const Pos *p, const Widths *w, Move *out) {
     int nopp = queue_of(p, 1 - me, opp_next);
     if (nopp > 4) nopp = 4;
     int slides = slide_candidates(p, empty, lengths, nl, counts, opp_next, nopp, w->scarce, w->slide_max, out + m);
-    m += block_candidates(p, empty, w->blocks, out + m, slides, out + m + slides);
+    m += block_candidates(p, empty, lengths, nl, w->blocks, out + m, slides, out + m + slides);
     return m + slides;
 }
 
@@ -648,11 +650,6 @@ static double terminal_value(const Pos *p, int ply) {
     if (a == b) return 0.0;
     int margin = a - b;
     return a > b ? (WIN - ply + margin) : -(WIN - ply - margin);
-}
-
-static inline int same_move(const Move *a, const Move *b) {
-    return a->slide_start == b->slide_start && a->slide_end == b->slide_end && a->place == b->place &&
-           a->length == b->length;
 }
 
 static double to_table(double v, int ply) {

@@ -23,7 +23,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.packing import NEIGHBOURS, dead_cells, pack_value
-from protocol.board import ALL_CELLS, VALUE, Segment, iter_placements, placement_starts, segments_from_starts
+from protocol.board import (
+    ALL_CELLS,
+    VALUE,
+    Segment,
+    count_placements,
+    iter_placements,
+    placement_starts,
+    segments_from_starts,
+)
 from protocol.errors import IllegalMoveError
 from protocol.hari import HariGame, slide_ends, within_budget
 from protocol.moves import PASS, HariMove, Move, Slide
@@ -66,31 +74,29 @@ def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int, blo
     opp_next = hand_queue(game, 1 - me)[:4]
     slides = [move for _, move in slide_candidates(game, empty, counts, opp_next, scarce, slide_max)]
     moves.extend(slides)
-    moves.extend(block_candidates(game, empty, blocks, slides))
+    moves.extend(block_candidates(game, empty, lengths, blocks, slides))
     return moves
 
 
-def block_candidates(game: HariGame, empty: int, blocks: int, made: Sequence[Move]) -> list[Move]:
+def block_candidates(game: HariGame, empty: int, lengths: Sequence[int], blocks: int,
+                     made: Sequence[Move]) -> list[Move]:
     """At most `blocks` moves sliding one own piece along its line into the room of the opponent's
-    next piece (its shortest playable length), then placing our shortest length that may follow
-    on its snuggest spot; the most of the opponent's placements taken away first, moves in `made`
-    left out. None once the opponent has passed (its room no longer matters)."""
-    me, opp = game.turn, 1 - game.turn
+    next piece (its shortest playable length), then placing our shortest of `lengths` that may
+    follow on its snuggest spot; the most of the opponent's placements taken away first, moves in
+    `made` left out. None once the opponent has passed (its room no longer matters)."""
+    opp = 1 - game.turn
     theirs = game.playable_lengths(opp)
     if blocks <= 0 or opp in game.passes or not theirs:
         return []
-    lengths = game.playable_lengths(me)
     occupied = ALL_CELLS & ~empty
-    h, v = placement_starts(empty, theirs[0])
-    before = h.bit_count() + v.bit_count()
+    before = count_placements(empty, theirs[:1])
     found: list[tuple[float, Move]] = []
-    for piece in game.pieces(me):
+    for piece in game.pieces(game.turn):
         for end in slide_ends(piece, occupied):
             if end is None:
                 continue
             after = (empty | piece.mask) & ~end.mask
-            h, v = placement_starts(after, theirs[0])
-            taken = before - h.bit_count() - v.bit_count()
+            taken = before - count_placements(after, theirs[:1])
             if taken <= 0:
                 continue
             for n in lengths:
