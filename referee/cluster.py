@@ -66,6 +66,18 @@ class ClusterError(Exception):
     """The cluster cannot be used (Dask missing, scheduler unreachable); said in one line."""
 
 
+async def _scheduler_gone(client: Any) -> bool:
+    """Whether the scheduler is unreachable. The client's own status lags: a closed connection can
+    surface (as an OSError from a gather) while it still says "running", so ask the scheduler."""
+    if client.status != "running":
+        return True
+    try:
+        await asyncio.wait_for(client.scheduler.identity(), timeout=5)
+    except Exception:   # any failure to answer means it is gone
+        return True
+    return False
+
+
 def _dask() -> Any:
     """The distributed package (an extra), typed loosely: its API is used in a few plain calls."""
     try:
@@ -373,7 +385,7 @@ class ClusterRunner(Runner):
                 drain.cancel()
                 await asyncio.gather(drain, return_exceptions=True)
         except (OSError, asyncio.CancelledError, concurrent.futures.CancelledError) as exc:
-            if self.interrupted or client.status == "running":   # Dask's futures cancelled on a lost scheduler
+            if self.interrupted or not await _scheduler_gone(client):
                 raise
             raise ClusterError(self._lost(exc)) from None   # the scheduler went away mid-run
         finally:

@@ -245,3 +245,32 @@ def test_a_scheduler_lost_mid_run_says_so_keeps_the_games_and_resumes(tmp_path, 
     assert summary["games_recorded"] == 12 and summary["complete"]
     assert summary["games_played_now"] == 12 - len(kept)
     assert sorted(r["game_id"] for r in records_of(out)) == list(range(12))
+
+
+class _FakeScheduler:
+    def __init__(self, answers: bool) -> None:
+        self.answers = answers
+
+    async def identity(self) -> dict:
+        if not self.answers:
+            raise distributed.comm.core.CommClosedError("in <TCP (closed)>: Connection reset by peer")
+        return {"type": "Scheduler"}
+
+
+class _FakeClient:
+    def __init__(self, status: str, answers: bool) -> None:
+        self.status = status
+        self.scheduler = _FakeScheduler(answers)
+
+
+@pytest.mark.parametrize(("status", "answers", "gone"), [
+    ("running", False, True),     # the client has not noticed yet: the scheduler does not answer
+    ("running", True, False),     # an OSError from elsewhere (a task): not a lost scheduler
+    ("connecting", True, True),
+    ("closed", False, True),
+])
+def test_a_lost_scheduler_is_told_by_asking_it_not_by_the_clients_lagging_status(status, answers, gone):
+    import asyncio
+
+    from referee.cluster import _scheduler_gone
+    assert asyncio.run(_scheduler_gone(_FakeClient(status, answers))) is gone
