@@ -47,8 +47,8 @@ def _search(position: str, depth: int, keyed: bool) -> tuple[float, int, str]:
     game = IsaacGame.from_position(position)
     settings = IsaacSettings()
     ctx = context(settings, depth=depth)
-    ab = AlphaBeta(ctx, _ab_candidates, lambda g: evaluate(g, settings), terminal_points, K.WIN_EVAL,
-                   key=IsaacGame.scoring_key if keyed else None)
+    ab = AlphaBeta(ctx, _ab_candidates(settings.scoring_wide_plies), lambda g: evaluate(g, settings),
+                   terminal_points, K.WIN_EVAL, key=IsaacGame.scoring_key if keyed else None)
     moves = K.removal_candidates(game, wide=True)
     result = ab.search_root(game, depth, moves)
     assert game.position() == position  # the search restores the game
@@ -69,8 +69,8 @@ def _iterate_nodes(position: str, depth: int, keyed: bool) -> int:
     game = IsaacGame.from_position(position)
     settings = IsaacSettings()
     ctx = context(settings, depth=depth)
-    ab = AlphaBeta(ctx, _ab_candidates, lambda g: evaluate(g, settings), terminal_points, K.WIN_EVAL,
-                   key=IsaacGame.scoring_key if keyed else None)
+    ab = AlphaBeta(ctx, _ab_candidates(settings.scoring_wide_plies), lambda g: evaluate(g, settings),
+                   terminal_points, K.WIN_EVAL, key=IsaacGame.scoring_key if keyed else None)
     ab.iterate(game, K.removal_candidates(game, wide=True), depth)
     return ctx.tm.nodes
 

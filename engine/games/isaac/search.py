@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
@@ -135,10 +135,14 @@ class IsaacKnowledge:
         return 1.0 if result.winner == color else 0.0
 
 
-def _ab_candidates(game: IsaacGame, ply: int) -> Sequence[Move]:
-    if game.phase is Phase.SCORE:
-        return K.removal_candidates(game, wide=ply <= 1) or [PASS]
-    return [m for m, _ in K.placement_candidates(game)]
+def _ab_candidates(wide_plies: int) -> Callable[[IsaacGame, int], Sequence[Move]]:
+    """The alpha-beta's moves at `ply` below the root: the wide removal candidates to `wide_plies`,
+    the narrow ones deeper."""
+    def moves(game: IsaacGame, ply: int) -> Sequence[Move]:
+        if game.phase is Phase.SCORE:
+            return K.removal_candidates(game, wide=ply <= wide_plies) or [PASS]
+        return [m for m, _ in K.placement_candidates(game)]
+    return moves
 
 
 def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[Move, Info]:
@@ -157,8 +161,8 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[
             info.score_cp, info.wdl = proven_score(1)
         return info
 
-    ab = AlphaBeta(ctx, _ab_candidates, lambda g: evaluate(g, settings), terminal_points, K.WIN_EVAL,
-                   key=IsaacGame.scoring_key)
+    ab = AlphaBeta(ctx, _ab_candidates(settings.scoring_wide_plies), lambda g: evaluate(g, settings),
+                   terminal_points, K.WIN_EVAL, key=IsaacGame.scoring_key)
     last: dict[str, Info | None] = {"info": None}
 
     def on_depth(res: ABResult) -> None:

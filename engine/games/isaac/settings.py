@@ -31,3 +31,6 @@ class IsaacSettings:
     to the scoring phase and the evaluation there (also the whole value where the core is not built)."""
     removal_prior_decay: float = 0.8
     """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
+    scoring_wide_plies: int = 64
+    """The scoring phase's alpha-beta searches the wide removal candidates (multiplier set-ups too)
+    up to this ply below the root, the narrow ones (full score, best block) deeper."""
