@@ -13,9 +13,8 @@ import random
 import pytest
 
 from engine.games.isaac import knowledge as K
-from engine.games.isaac.search import _ab_candidates, choose_scoring, evaluate, terminal_points
+from engine.games.isaac.search import choose_scoring, scoring_alpha_beta
 from engine.games.isaac.settings import IsaacSettings
-from engine.search.alphabeta import AlphaBeta
 from protocol.isaac import IsaacGame
 from protocol.moves import Remove
 from protocol.state import Phase
@@ -45,10 +44,8 @@ def _random_scoring_starts(count: int, seed: int) -> list[str]:
 
 def _search(position: str, depth: int, keyed: bool) -> tuple[float, int, str]:
     game = IsaacGame.from_position(position)
-    settings = IsaacSettings()
-    ctx = context(settings, depth=depth)
-    ab = AlphaBeta(ctx, _ab_candidates(settings.scoring_wide_plies), lambda g: evaluate(g, settings),
-                   terminal_points, K.WIN_EVAL, key=IsaacGame.scoring_key if keyed else None)
+    ctx = context(IsaacSettings(), depth=depth)
+    ab = scoring_alpha_beta(ctx, keyed)
     moves = K.removal_candidates(game, wide=True)
     result = ab.search_root(game, depth, moves)
     assert game.position() == position  # the search restores the game
@@ -67,10 +64,8 @@ def test_table_keeps_the_value_and_saves_nodes(position):
 
 def _iterate_nodes(position: str, depth: int, keyed: bool) -> int:
     game = IsaacGame.from_position(position)
-    settings = IsaacSettings()
-    ctx = context(settings, depth=depth)
-    ab = AlphaBeta(ctx, _ab_candidates(settings.scoring_wide_plies), lambda g: evaluate(g, settings),
-                   terminal_points, K.WIN_EVAL, key=IsaacGame.scoring_key if keyed else None)
+    ctx = context(IsaacSettings(), depth=depth)
+    ab = scoring_alpha_beta(ctx, keyed)
     ab.iterate(game, K.removal_candidates(game, wide=True), depth)
     return ctx.tm.nodes
 

@@ -8,9 +8,8 @@ import dataclasses
 import pytest
 
 from engine.games.isaac import knowledge as K
-from engine.games.isaac.search import _ab_candidates, choose_scoring, evaluate, terminal_points
+from engine.games.isaac.search import _ab_candidates, choose_scoring, scoring_alpha_beta
 from engine.games.isaac.settings import IsaacSettings
-from engine.search.alphabeta import AlphaBeta
 from protocol.isaac import IsaacGame
 from tests.engine.test_alphabeta_table import SCORING_STARTS, _random_scoring_starts
 from tests.support.search import context
@@ -37,7 +36,7 @@ def _nodes(position: str, wide_plies: int, depth: int) -> int:
     game = IsaacGame.from_position(position)
     settings = dataclasses.replace(IsaacSettings(), scoring_wide_plies=wide_plies)
     ctx = context(settings, depth=depth)
-    ab = AlphaBeta(ctx, _ab_candidates(wide_plies), lambda g: evaluate(g, settings), terminal_points, K.WIN_EVAL)
+    ab = scoring_alpha_beta(ctx, keyed=False)
     ab.search_root(game, depth, K.removal_candidates(game, wide=True))
     assert game.position() == position
     return ctx.tm.nodes

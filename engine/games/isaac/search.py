@@ -145,6 +145,13 @@ def _ab_candidates(wide_plies: int) -> Callable[[IsaacGame, int], Sequence[Move]
     return moves
 
 
+def scoring_alpha_beta(ctx: SearchContext[IsaacSettings], keyed: bool = True) -> AlphaBeta[IsaacGame]:
+    """The scoring phase's alpha-beta under ctx's settings (`keyed`: with its transposition table)."""
+    settings = ctx.settings
+    return AlphaBeta(ctx, _ab_candidates(settings.scoring_wide_plies), lambda g: evaluate(g, settings),
+                     terminal_points, K.WIN_EVAL, key=IsaacGame.scoring_key if keyed else None)
+
+
 def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[Move, Info]:
     """Iterative-deepening alpha-beta over the worthwhile removals."""
     settings = ctx.settings
@@ -161,8 +168,7 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[
             info.score_cp, info.wdl = proven_score(1)
         return info
 
-    ab = AlphaBeta(ctx, _ab_candidates(settings.scoring_wide_plies), lambda g: evaluate(g, settings),
-                   terminal_points, K.WIN_EVAL, key=IsaacGame.scoring_key)
+    ab = scoring_alpha_beta(ctx)
     last: dict[str, Info | None] = {"info": None}
 
     def on_depth(res: ABResult) -> None:
