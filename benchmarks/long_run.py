@@ -10,7 +10,9 @@ referee's resident memory (its own process: VmRSS of /proc), the games per secon
 line, and the sizes of records.jsonl, games.pgn, report.html and checkpoint.json. At the end:
 the memory growth from game 2,000 to game 12,000 (target < 10 MB), the least-squares slope of
 memory against games after game 2,000 and what it gives at 1,000,000 games (target <= 100 MB of
-growth), and report.html's size (target <= 2 MB).
+growth), the same slope over the second half of a run of 20,000 games or more (the rate once the
+process is warm: a Dask run's referee settles over its first ~10,000 games), and report.html's size
+(target <= 2 MB).
 
 --cluster N runs the games on a local Dask cluster (a scheduler and N workers of one thread each,
 started here, all at the priority of this script) and also prints the largest worker's memory. The
@@ -196,6 +198,11 @@ def memory_verdict(samples: list[tuple[int, float]]) -> None:
     print(f"RSS slope after game 2,000: {per_game * 1000:+.3f} MB per 1,000 games -> "
           f"{per_game * 1_000_000:+.1f} MB of growth by 1,000,000 games (target <= 100 MB); "
           f"RSS from {min(at.values(), default=0):.1f} to {max(at.values(), default=0):.1f} MB")
+    last = max(at, default=0)
+    tail = [(g, r) for g, r in samples if g >= last / 2]
+    if last >= 20000 and len(tail) >= 3:
+        print(f"RSS slope over the second half (games {tail[0][0]:,} to {last:,}): {slope(tail) * 1000:+.3f} MB "
+              f"per 1,000 games -> {slope(tail) * 1_000_000:+.1f} MB by 1,000,000 games (the rate once warm)")
 
 
 def first_go_seconds(out: Path, use_checkpoint: bool) -> float:

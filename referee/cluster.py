@@ -48,6 +48,7 @@ from typing import Any
 
 import protocol
 
+from . import native_heap
 from .cpu import plan_cores, usable_cores
 from .engine_process import EngineSpec, kill_groups
 from .game_runner import GameSpec, play_game, setup_position
@@ -310,6 +311,7 @@ class ClusterRunner(Runner):
         self._recorded_in_flight: set[int] = set()
         self._run_key: str | None = None
         self._finished_live: deque[int] = deque(maxlen=256)
+        native_heap.keep_level()    # before the Dask client's threads start (referee/native_heap.py)
 
     async def run(self) -> RunOutcome:
         """Play every pending game on the cluster; Ctrl-C cancels the remaining tasks."""
@@ -390,6 +392,10 @@ class ClusterRunner(Runner):
             raise ClusterError(self._lost(exc)) from None   # the scheduler went away mid-run
         finally:
             await asyncio.shield(self._close_client(client, list(self._in_flight)))
+
+    def _checkpoint(self) -> None:
+        super()._checkpoint()
+        native_heap.trim()
 
     def _lost(self, exc: BaseException) -> str:
         """What to say when the scheduler is gone: what was kept, how to go on."""
