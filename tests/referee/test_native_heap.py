@@ -15,7 +15,6 @@ from tests.support.paths import REPO
 # glibc's) of which every 64th is kept; the rest are freed, which leaves the heap's pages inside it
 # free but still resident until a trim. Prints RSS (kB) after the frees and after the trim.
 SCRIPT = textwrap.dedent("""
-    import sys
     from referee import native_heap
 
     def rss_kb():
