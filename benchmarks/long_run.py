@@ -201,8 +201,9 @@ def memory_verdict(samples: list[tuple[int, float]]) -> None:
     last = max(at, default=0)
     tail = [(g, r) for g, r in samples if g >= last / 2]
     if last >= 20000 and len(tail) >= 3:
-        print(f"RSS slope over the second half (games {tail[0][0]:,} to {last:,}): {slope(tail) * 1000:+.3f} MB "
-              f"per 1,000 games -> {slope(tail) * 1_000_000:+.1f} MB by 1,000,000 games (the rate once warm)")
+        warm = slope(tail)
+        print(f"RSS slope over the second half (games {tail[0][0]:,} to {last:,}): {warm * 1000:+.3f} MB "
+              f"per 1,000 games -> {warm * 1_000_000:+.1f} MB by 1,000,000 games (the rate once warm)")
 
 
 def first_go_seconds(out: Path, use_checkpoint: bool) -> float:
