@@ -7,7 +7,9 @@ import random
 import pytest
 
 from engine.games.isaac import knowledge as isaac_knowledge
+from engine.games.isaac import partner as isaac_partner
 from engine.games.isaac import search as isaac_search
+from engine.games.isaac.partner import PartnerSettings
 from engine.games.isaac.settings import IsaacSettings
 from engine.search.context import SearchContext
 from engine.search.winchance import logistic
@@ -69,3 +71,14 @@ def test_the_tempo_counts_only_while_both_still_remove() -> None:
         isaac_knowledge.evaluate(both) + SETTINGS.scoring_tempo)
     light_out = game_from_position(SCORING.format(passes="l"))
     assert isaac_knowledge.scoring_eval(light_out, tempo=8.0) == isaac_knowledge.scoring_eval(light_out)
+
+
+def test_a_placement_leaf_plays_the_settings_leaf_policy() -> None:
+    """`leaf_policy` (a SearchSettings variant) is the policy of a leaf's playouts, not the partner's defaults."""
+    game = game_from_position(MIDGAME)
+    random_policy = PartnerSettings(eps_place=1.0, eps_remove=1.0)
+    variant = IsaacSettings(leaf_playouts=64, leaf_policy=random_policy)
+    seed = random.Random(7).getrandbits(64)
+    value = isaac_search.IsaacKnowledge(variant).leaf_value(game, random.Random(7), context(variant, nodes=10**9))
+    assert value == pytest.approx(isaac_partner.leaf(game, seed, 64, random_policy)[0])
+    assert value != pytest.approx(isaac_partner.leaf(game, seed, 64)[0])  # the defaults play other playouts

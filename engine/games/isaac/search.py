@@ -119,7 +119,7 @@ class IsaacKnowledge:
         if game.phase is not Phase.PLACE:
             return logistic(evaluate(game, settings) / settings.point_scale)
         if settings.leaf_playouts and partner.AVAILABLE:
-            played, plies = partner.leaf(game, rng.getrandbits(64), settings.leaf_playouts)
+            played, plies = partner.leaf(game, rng.getrandbits(64), settings.leaf_playouts, settings.leaf_policy)
             ctx.tm.nodes += plies
             mix = settings.leaf_playout_mix
             if mix >= 1:
