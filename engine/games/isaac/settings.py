@@ -26,7 +26,7 @@ class IsaacSettings:
     """A playout's placement is the longest of this many uniformly drawn legal placements
     (value on the board is what scores; long pieces first, but not always the same spots)."""
     leaf_playouts: int = 4
-    """Playouts to the game's end in C (partner.py's core, its policy) per placement leaf; 0: none."""
+    """Playouts to the game's end in C (partner.py's core, with leaf_policy) per placement leaf; 0: none."""
     leaf_policy: PartnerSettings = field(default_factory=lambda: PartnerSettings(eps_place=0.2, eps_remove=0.2))
     """The policy of those playouts: the partner's, with twice its random placements and removals
     (values over more varied continuations judge a placement better: docs/experiments.md)."""
