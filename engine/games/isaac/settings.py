@@ -27,9 +27,9 @@ class IsaacSettings:
     (value on the board is what scores; long pieces first, but not always the same spots)."""
     leaf_playouts: int = 4
     """Playouts to the game's end in C (partner.py's core, with leaf_policy) per placement leaf; 0: none."""
-    leaf_policy: PartnerSettings = field(default_factory=lambda: PartnerSettings(eps_place=0.2, eps_remove=0.2))
-    """The policy of those playouts: the partner's, with twice its random placements and removals
-    (values over more varied continuations judge a placement better: docs/experiments.md)."""
+    leaf_policy: PartnerSettings = field(default_factory=PartnerSettings)
+    """The policy of those playouts: the partner's own by default (more random ones won in self-play
+    but not against the partner: docs/experiments.md)."""
     leaf_playout_mix: float = 1.0
     """A placement leaf's value: this share from those playouts, the rest from the placement playout
     to the scoring phase and the evaluation there (also the whole value where the core is not built)."""
