@@ -68,9 +68,11 @@ def test_race_and_candidates_equal_the_python_ones():
         seen_plays_left.add(plays_left(game))
         for color in (0, 1):
             assert hari_native.contest_margin(game, color) == contest_margin(game, color, upgrades=True)
-        for per_length, scarce, slide_max, blocks in ((10, 4, 24, 0), (16, 4, 24, 8), (10, 12, 8, 4), (6, 200, 40, 31)):
-            native = hari_native.candidates(game, per_length, scarce, slide_max, blocks)
-            assert [str(m) for m in native] == [str(m) for m in candidates(game, per_length, scarce, slide_max, blocks)]
+        for per_length, scarce, slide_max, blocks, place_blocks in ((10, 4, 24, 0, 0), (16, 4, 24, 8, 16),
+                                                                     (10, 12, 8, 4, 4), (6, 200, 40, 31, 63)):
+            native = hari_native.candidates(game, per_length, scarce, slide_max, blocks, place_blocks)
+            assert [str(m) for m in native] == [str(m) for m in candidates(game, per_length, scarce, slide_max, blocks,
+                                                                           place_blocks)]
             for move in native:
                 assert game.check_move(move) == move  # the rules accept every move the core proposes
     assert len(seen_plays_left) >= 10  # from the opening to the last plays
@@ -100,6 +102,40 @@ def test_blocks_take_room_from_the_opponents_next_piece():
     assert found >= 20
 
 
+def test_placement_blocks_take_the_most_room_from_the_opponents_next_piece():
+    """Each placement block is a plain placement that leaves the opponent's next length fewer placements,
+    none repeats an earlier candidate, the most taken come first, and none is left out that takes more."""
+    found = 0
+    for game in POSITIONS:
+        opp = 1 - game.turn
+        theirs = game.playable_lengths(opp)
+        if opp in game.passes or not theirs:
+            continue
+        plain = candidates(game, 10, 200, 24, 4)
+        with_blocks = candidates(game, 10, 200, 24, 4, 6)
+        assert with_blocks[:len(plain)] == plain
+        blocks = with_blocks[len(plain):]
+        assert len(blocks) <= 6 and not set(map(str, blocks)) & set(map(str, plain))
+        before = _placements(game, theirs[0])
+        taken = []
+        for move in blocks:
+            assert not move.slides and move.place is not None
+            after = game.copy()
+            after.play(move)
+            taken.append(before - _placements(after, theirs[0]))
+        assert all(t > 0 for t in taken) and taken == sorted(taken, reverse=True)
+        if len(blocks) == 6:  # no plain placement left out takes more than the last one kept
+            kept = {str(m) for m in with_blocks}
+            for move in game.legal_moves():
+                if move.slides or move.place is None or str(move) in kept:
+                    continue
+                after = game.copy()
+                after.play(move)
+                assert before - _placements(after, theirs[0]) <= taken[-1]
+        found += len(blocks)
+    assert found >= 100
+
+
 def _placements(game, n: int) -> int:
     return count_placements(game.empty_cells(), [n])
 
@@ -110,30 +146,33 @@ def test_candidates_when_the_mover_must_pass():
     assert hari_native.candidates(game, 10, 200, 24) == [PASS]
 
 
-def _python_search(game, depth: int, scarce: int = 4, slide_max: int = 24, blocks: int = 0):
+def _python_search(game, depth: int, scarce: int = 4, slide_max: int = 24, blocks: int = 0, place_blocks: int = 0):
     tm = TimeManager(Limits(depth=depth), threading.Event())
-    ab = AlphaBeta(SearchContext(tm, None, HariSettings()), lambda g, ply: candidates(g, 10, scarce, slide_max, blocks),
+    ab = AlphaBeta(SearchContext(tm, None, HariSettings()),
+                   lambda g, ply: candidates(g, 10, scarce, slide_max, blocks, place_blocks),
                    hari_search._evaluate, hari_search._terminal, hari_search.WIN)
-    result = ab.iterate(game, candidates(game, 16, scarce, slide_max, blocks), depth)
+    result = ab.iterate(game, candidates(game, 16, scarce, slide_max, blocks, place_blocks), depth)
     return str(result.move), result.value, tm.nodes, [str(m) for m in result.pv]
 
 
-def _native_search(game, depth: int, table_bits: int, scarce: int = 4, slide_max: int = 24, blocks: int = 0):
+def _native_search(game, depth: int, table_bits: int, scarce: int = 4, slide_max: int = 24, blocks: int = 0,
+                   place_blocks: int = 0):
     position = hari_native.position_tuple(game)
-    root = _core.candidates(position, 16, scarce, slide_max, blocks)
+    root = _core.candidates(position, 16, scarce, slide_max, blocks, place_blocks)
     best, value, _, nodes, _, pv = _core.search(position, root, 10, depth, table_bits, 0, 0.0, None, None, False,
-                                                scarce, slide_max, 0, blocks)
+                                                scarce, slide_max, 0, blocks, place_blocks)
     return str(hari_native.to_move(best)), value, nodes, [str(hari_native.to_move(m)) for m in pv]
 
 
-@pytest.mark.parametrize("scarce, slide_max, blocks", [(4, 24, 0), (200, 24, 0), (200, 24, 8)])
-def test_the_alpha_beta_equals_the_python_one_without_a_table(scarce, slide_max, blocks):
+@pytest.mark.parametrize("scarce, slide_max, blocks, place_blocks",
+                         [(4, 24, 0, 0), (200, 24, 0, 0), (200, 24, 8, 0), (200, 24, 4, 4)])
+def test_the_alpha_beta_equals_the_python_one_without_a_table(scarce, slide_max, blocks, place_blocks):
     rng = random.Random(2)
     late = [g for g in POSITIONS if 3 <= plays_left(g) <= 9]
     for game in rng.sample(late, 8):
         depth = 3 if plays_left(game) > 5 else 4
-        assert (_native_search(game, depth, 0, scarce, slide_max, blocks)
-                == _python_search(game.copy(), depth, scarce, slide_max, blocks))
+        assert (_native_search(game, depth, 0, scarce, slide_max, blocks, place_blocks)
+                == _python_search(game.copy(), depth, scarce, slide_max, blocks, place_blocks))
 
 
 def test_the_table_changes_the_work_not_the_solved_value():
@@ -199,6 +238,9 @@ def test_bad_limits_to_the_core_are_errors_not_overflows():
     for blocks in (-1, 32):
         with pytest.raises(ValueError, match="blocks"):
             _core.candidates(position, 10, 4, 24, blocks)
+    for place_blocks in (-1, 64):
+        with pytest.raises(ValueError, match="place_blocks"):
+            _core.candidates(position, 10, 4, 24, 0, place_blocks)
     root = _core.candidates(position, 16)
     with pytest.raises(ValueError, match="max_depth"):
         _core.search(position, root, 10, 500, 0, 0, 0.0, None, None)

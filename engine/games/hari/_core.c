@@ -13,10 +13,11 @@
 #include "_bitboard.h"
 
 #define MAXPIECES 32
-#define MAXMOVES 256
+#define MAXMOVES 320
 #define MAX_PER_LENGTH 32
-#define MAX_SLIDES 64 /* 5 lengths x 32 + a discard + 64 slides + 31 blocks fit in MAXMOVES */
+#define MAX_SLIDES 64 /* 5 lengths x 32 + a discard + 64 slides + 31 blocks + 63 placement blocks fit */
 #define MAX_BLOCKS 31
+#define MAX_PLACE_BLOCKS 63
 #define MAXPLY 64
 #define FIT_SCAN 12
 
@@ -418,7 +419,7 @@ static double play_score(const Pos *p, int me, int n, int seg, u128 after, const
 /* Slides are looked for a length with fewer than `scarce` placements; the best `slide_max` are kept;
  * at most `blocks` blocking moves follow them. */
 typedef struct {
-    int per_length, scarce, slide_max, blocks;
+    int per_length, scarce, slide_max, blocks, place_blocks;
 } Widths;
 
 static int slide_candidates(const Pos *p, u128 empty, const int *lengths, int nl, const int *counts,
@@ -535,6 +536,44 @@ static int block_candidates(const Pos *p, u128 empty, const int *lengths, int nl
     return k;
 }
 
+/* candidates.placement_blocks: at most `count` placements (no slide) of our playable lengths on the
+ * room of the opponent's next piece, the most of its placements taken first (then snugger, then
+ * shorter, then in the rules' order); placements among made[0..nmade) left out. None once the
+ * opponent has passed. */
+static int placement_blocks(const Pos *p, u128 empty, const int *lengths, int nl, int count, const Move *made,
+                            int nmade, Move *out) {
+    int opp = 1 - p->turn, theirs[8];
+    if (count <= 0 || has_passed(p, opp) || !playable(p, opp, theirs)) return 0;
+    unsigned char seen[NSEG] = {0};
+    for (int j = 0; j < nmade; j++)
+        if (made[j].slide_start < 0 && made[j].place >= 0) seen[made[j].place] = 1;
+    u128 oh, ov;
+    placement_starts(empty, theirs[0], &oh, &ov);
+    int m = theirs[0], k = 0;
+    double scores[MAX_PLACE_BLOCKS];
+    for (int j = 0; j < nl; j++) {
+        int n = lengths[j];
+        u128 h, v;
+        placement_starts(empty, n, &h, &v);
+        int all[200], na = segments_from_starts(h, v, n, all);
+        for (int a = 0; a < na; a++) {
+            int seg = all[a];
+            if (seen[seg]) continue;
+            int taken = popc(oh & COVER_H[m][seg]) + popc(ov & COVER_V[m][seg]);
+            if (taken <= 0) continue;
+            double score = taken - 0.1 * popc(SEG[seg].nb & empty);
+            if (k == count && score <= scores[k - 1]) continue;
+            int i = k < count ? k++ : k - 1; /* insert, the lowest falling off when full */
+            while (i > 0 && scores[i - 1] < score) { scores[i] = scores[i - 1]; out[i] = out[i - 1]; i--; }
+            scores[i] = score;
+            out[i].slide_start = out[i].slide_end = -1;
+            out[i].place = seg;
+            out[i].length = n;
+        }
+    }
+    return k;
+}
+
 /* The moves the search tries, a good guess first; one PASS when the mover must pass. */
 static int candidates(const Pos *p, const Widths *w, Move *out) {
     int per_length = w->per_length;
@@ -589,8 +628,10 @@ static int candidates(const Pos *p, const Widths *w, Move *out) {
     int nopp = queue_of(p, 1 - me, opp_next);
     if (nopp > 4) nopp = 4;
     int slides = slide_candidates(p, empty, lengths, nl, counts, opp_next, nopp, w->scarce, w->slide_max, out + m);
-    m += block_candidates(p, empty, lengths, nl, w->blocks, out + m, slides, out + m + slides);
-    return m + slides;
+    m += slides;
+    m += block_candidates(p, empty, lengths, nl, w->blocks, out + m - slides, slides, out + m);
+    m += placement_blocks(p, empty, lengths, nl, w->place_blocks, out, m, out + m);
+    return m;
 }
 
 /* -- alpha-beta (engine/search/alphabeta.py with search.py's terminal and leaf values) -- */
@@ -805,19 +846,23 @@ static int read_position(PyObject *args, Pos *p) {
 
 static int check_widths(const Widths *w) {
     if (w->per_length < 1 || w->per_length > MAX_PER_LENGTH || w->scarce < 0 || w->scarce > 200 ||
-        w->slide_max < 0 || w->slide_max > MAX_SLIDES || w->blocks < 0 || w->blocks > MAX_BLOCKS) {
-        PyErr_Format(PyExc_ValueError, "per_length is 1 to %d, scarce 0 to 200, slide_max 0 to %d, blocks 0 to %d",
-                     MAX_PER_LENGTH, MAX_SLIDES, MAX_BLOCKS);
+        w->slide_max < 0 || w->slide_max > MAX_SLIDES || w->blocks < 0 || w->blocks > MAX_BLOCKS ||
+        w->place_blocks < 0 || w->place_blocks > MAX_PLACE_BLOCKS) {
+        PyErr_Format(PyExc_ValueError,
+                     "per_length is 1 to %d, scarce 0 to 200, slide_max 0 to %d, blocks 0 to %d, place_blocks 0 to %d",
+                     MAX_PER_LENGTH, MAX_SLIDES, MAX_BLOCKS, MAX_PLACE_BLOCKS);
         return -1;
     }
     return 0;
 }
 
-/* candidates(position, per_length, scarce=4, slide_max=24, blocks=0) */
+/* candidates(position, per_length, scarce=4, slide_max=24, blocks=0, place_blocks=0) */
 static PyObject *py_candidates(PyObject *self, PyObject *args) {
     PyObject *position;
-    Widths w = {0, 4, 24, 0};
-    if (!PyArg_ParseTuple(args, "Oi|iii", &position, &w.per_length, &w.scarce, &w.slide_max, &w.blocks)) return NULL;
+    Widths w = {0, 4, 24, 0, 0};
+    if (!PyArg_ParseTuple(args, "Oi|iiii", &position, &w.per_length, &w.scarce, &w.slide_max, &w.blocks,
+                          &w.place_blocks))
+        return NULL;
     if (check_widths(&w) < 0) return NULL;
     Pos p;
     if (read_position(position, &p) < 0) return NULL;
@@ -837,7 +882,8 @@ static PyObject *py_contest_margin(PyObject *self, PyObject *args) {
 
 
 /* search(position, root_moves, inner_per_length, max_depth, table_bits, node_limit, hard_deadline,
- *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24, tie_seed=0, blocks=0)
+ *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24, tie_seed=0, blocks=0,
+ *        place_blocks=0)
  *   -> (move, value, depth, nodes, complete, pv)
  * Iterative deepening over root_moves (tuples as candidates() gives them), as
  * alphabeta.AlphaBeta.iterate: the deepest complete iteration's best, or the best of an
@@ -848,13 +894,13 @@ static PyObject *py_contest_margin(PyObject *self, PyObject *args) {
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *position, *root_list, *should_stop, *on_depth;
     int max_depth, table_bits, stop_when_decided = 0;
-    Widths inner = {0, 4, 24, 0};
+    Widths inner = {0, 4, 24, 0, 0};
     long long node_limit;
     unsigned long long tie_seed = 0;
     double hard_deadline;
-    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiKi", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
+    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiKii", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
                           &node_limit, &hard_deadline, &should_stop, &on_depth, &stop_when_decided, &inner.scarce,
-                          &inner.slide_max, &tie_seed, &inner.blocks))
+                          &inner.slide_max, &tie_seed, &inner.blocks, &inner.place_blocks))
         return NULL;
     if (check_widths(&inner) < 0) return NULL;
     if (max_depth < 0 || max_depth > MAXPLY - 2) {
@@ -870,7 +916,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_ssize_t nr = PySequence_Fast_GET_SIZE(fast);
     if (nr < 1 || nr > MAXMOVES) {
         Py_DECREF(fast); PyMem_Free(s);
-        PyErr_SetString(PyExc_ValueError, "root moves: 1 to 256 needed");
+        PyErr_SetString(PyExc_ValueError, "root moves: 1 to 320 needed");
         return NULL;
     }
     for (Py_ssize_t i = 0; i < nr; i++) {

@@ -13,7 +13,11 @@ HARI candidates here:
   protocol/hari.py;
 - blocks (``block_candidates``, at most ``blocks`` of them): one own piece slid along its line
   into the room of the opponent's next piece, then our shortest length that may follow on its
-  snuggest spot anywhere: the replies that take room away rather than make it.
+  snuggest spot anywhere: the replies that take room away rather than make it;
+- placement blocks (``placement_blocks``, at most ``place_blocks`` of them): plain placements on
+  the room of the opponent's next piece, the most of it taken first. Near the end of a game the
+  move that wins is often the one that leaves the opponent's last long piece no line, and it is
+  seldom among the snuggest.
 
 The C core (engine/games/hari/_core.c) mirrors ``candidates`` move for move.
 """
@@ -44,13 +48,15 @@ def snug_spots(empty: int, n: int) -> list[tuple[int, Segment]]:
     return [((NEIGHBOURS[seg.index] & empty).bit_count(), seg) for seg in iter_placements(empty, n)]
 
 
-def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int, blocks: int = 0) -> list[Move]:
+def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int, blocks: int = 0,
+               place_blocks: int = 0) -> list[Move]:
     """Moves worth searching for the side to move, a good guess first; [PASS] when it must pass.
 
     Per playable length its `per_length` snuggest placements, ordered by the shorter pieces
     they give up, snugness and value; the discard of the shortest piece; one own piece slid
     to make room for a length with fewer than `scarce` placements (the best `slide_max` of
-    slide_candidates); the best `blocks` of block_candidates not among those."""
+    slide_candidates); the best `blocks` of block_candidates not among those; the best
+    `place_blocks` of placement_blocks not among any of those."""
     base = next(game.slide_sets(), None)
     if base is None:
         return [PASS]
@@ -75,7 +81,31 @@ def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int, blo
     slides = [move for _, move in slide_candidates(game, empty, counts, opp_next, scarce, slide_max)]
     moves.extend(slides)
     moves.extend(block_candidates(game, empty, lengths, blocks, slides))
+    moves.extend(placement_blocks(game, empty, lengths, place_blocks, moves))
     return moves
+
+
+def placement_blocks(game: HariGame, empty: int, lengths: Sequence[int], count: int,
+                     made: Sequence[Move]) -> list[Move]:
+    """At most `count` placements (no slide) of our `lengths` on the room of the opponent's next
+    piece (its shortest playable length): the most of its placements taken first, then the snugger,
+    then in the rules' order; placements in `made` left out. None once the opponent has passed."""
+    opp = 1 - game.turn
+    theirs = game.playable_lengths(opp)
+    if count <= 0 or opp in game.passes or not theirs:
+        return []
+    seen = {m.place for m in made if isinstance(m, HariMove) and not m.slides and m.place is not None}
+    before = count_placements(empty, theirs[:1])
+    found: list[tuple[float, Move]] = []
+    for n in lengths:
+        for seg in segments_from_starts(*placement_starts(empty, n), n):
+            if seg in seen:
+                continue
+            taken = before - count_placements(empty & ~seg.mask, theirs[:1])
+            if taken > 0:
+                found.append((taken - 0.1 * (NEIGHBOURS[seg.index] & empty).bit_count(), HariMove((), seg, 0)))
+    found.sort(key=lambda kv: -kv[0])
+    return [move for _, move in found[:count]]
 
 
 def block_candidates(game: HariGame, empty: int, lengths: Sequence[int], blocks: int,

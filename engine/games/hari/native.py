@@ -52,10 +52,12 @@ def to_move(native: Sequence[int]) -> Move:
     return HariMove(slides, None, length)
 
 
-def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int, blocks: int = 0) -> list[Move]:
-    """candidates.candidates(game, per_length, scarce, slide_max, blocks), computed by the C core."""
+def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int, blocks: int = 0,
+               place_blocks: int = 0) -> list[Move]:
+    """candidates.candidates(game, per_length, scarce, slide_max, blocks, place_blocks), computed by the C core."""
     assert _core is not None
-    return [to_move(m) for m in _core.candidates(position_tuple(game), per_length, scarce, slide_max, blocks)]
+    return [to_move(m) for m in _core.candidates(position_tuple(game), per_length, scarce, slide_max, blocks,
+                                                 place_blocks)]
 
 
 def contest_margin(game: HariGame, color: int) -> int:
@@ -79,7 +81,8 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length
     assert _core is not None
     settings = ctx.settings
     position = position_tuple(game)
-    root = _core.candidates(position, root_per_length, settings.scarce, settings.slide_max, settings.blocks)
+    root = _core.candidates(position, root_per_length, settings.scarce, settings.slide_max, settings.blocks,
+                            settings.place_blocks)
     if len(root) == 1:
         move = to_move(root[0])
         return ABResult(move, 0.0, 0, [move])
@@ -99,7 +102,7 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length
     best, value, depth, nodes, complete, pv = _core.search(
         position, root, inner_per_length, max_depth, settings.table_bits, node_limit,
         hard if hard is not None else 0.0, tm.must_stop, on_depth, stop_when_decided, settings.scarce, settings.slide_max,
-        tie_seed, settings.inner_blocks)
+        tie_seed, settings.inner_blocks, settings.inner_place_blocks)
     tm.nodes = start_nodes + nodes
     if not math.isfinite(value):  # no iteration finished a single root move
         value = 0.0

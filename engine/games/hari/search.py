@@ -1,7 +1,7 @@
 """HARI's searcher: iterative-deepening alpha-beta toward the game's end over built candidates.
 
-The candidates (candidates.py) are each length's snuggest placements and one own piece
-slid to make room; the leaves are valued by the packing race with upgrades
+The candidates (candidates.py) are each length's snuggest placements, one own piece slid to
+make room, and the moves that take room from the opponent's next piece; the leaves are valued by the packing race with upgrades
 (race.contest_margin); wins and losses are exact. The C core (native.py) runs this search
 at every move where it was built, with a transposition table. Without it, the Python
 alpha-beta runs once at most HariSettings.endgame_plies plays are left, and flat Monte
@@ -96,10 +96,11 @@ def _search(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: i
         return native.alpha_beta(game, ctx, root_per_length, inner_per_length, depth, stop_when_decided, info_of,
                                  tie_seed)
     s = ctx.settings
-    moves = candidates(game, root_per_length, s.scarce, s.slide_max, s.blocks)
+    moves = candidates(game, root_per_length, s.scarce, s.slide_max, s.blocks, s.place_blocks)
     if len(moves) == 1:
         return ABResult(moves[0], 0.0, 0, [moves[0]])
-    ab = AlphaBeta(ctx, lambda g, ply: candidates(g, inner_per_length, s.scarce, s.slide_max, s.inner_blocks),
+    ab = AlphaBeta(ctx, lambda g, ply: candidates(g, inner_per_length, s.scarce, s.slide_max, s.inner_blocks,
+                                                  s.inner_place_blocks),
                    _evaluate, _terminal, WIN,
                    key=HariGame.search_key, check_every=1)  # a node costs 0.1-1 ms: look at the clock at each
     last: dict[str, Info | None] = {"info": None}

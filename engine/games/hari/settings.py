@@ -39,6 +39,11 @@ class HariSettings:
     piece, then a placement: candidates.block_candidates), the most room taken first."""
     inner_blocks: int = 4
     """The same below the root."""
+    place_blocks: int = 16
+    """Placements (no slide) kept at the root for the room they take from the opponent's next piece,
+    the most taken first (candidates.placement_blocks), besides the snuggest."""
+    inner_place_blocks: int = 4
+    """The same below the root."""
     table_bits: int = 18
     """The C core's transposition table holds 2**table_bits entries (8 MB at 18)."""
     margin_scale: float = 6.0
@@ -54,5 +59,7 @@ class HariSettings:
         if not self.widths or any(len(w) != 2 or not (1 <= w[0] <= 32 and 1 <= w[1] <= 32) for w in self.widths):
             raise ValueError("widths are pairs of placements a length at the root and below, each 1 to 32")
         if not (0 <= self.scarce <= 200 and 0 <= self.slide_max <= 64 and 0 <= self.blocks <= 31
-                and 0 <= self.inner_blocks <= 31 and 0 <= self.table_bits <= 24):
-            raise ValueError("scarce is 0 to 200, slide_max 0 to 64, blocks and inner_blocks 0 to 31, table_bits 0 to 24")
+                and 0 <= self.inner_blocks <= 31 and 0 <= self.place_blocks <= 63 and 0 <= self.inner_place_blocks <= 63
+                and 0 <= self.table_bits <= 24):
+            raise ValueError("scarce is 0 to 200, slide_max 0 to 64, blocks and inner_blocks 0 to 31, "
+                             "place_blocks and inner_place_blocks 0 to 63, table_bits 0 to 24")
