@@ -20,6 +20,7 @@ from engine.games.hari.candidates import candidates
 from engine.games.hari.race import contest_margin
 from engine.games.hari.search import SEARCHER, plays_left
 from engine.games.hari.settings import HariSettings
+from engine.games.packing import NEIGHBOURS
 from engine.search.alphabeta import AlphaBeta
 from engine.search.context import SearchContext
 from engine.search.limits import Limits
@@ -78,62 +79,66 @@ def test_race_and_candidates_equal_the_python_ones():
     assert len(seen_plays_left) >= 10  # from the opening to the last plays
 
 
+def _opponent_still_plays():
+    """(position, the opponent's next length) of POSITIONS where the opponent has not passed."""
+    for game in POSITIONS:
+        opp = 1 - game.turn
+        theirs = game.playable_lengths(opp)
+        if opp not in game.passes and theirs:
+            yield game, theirs[0]
+
+
+def _added(game, fewer: tuple[int, ...], more: tuple[int, ...], most: int) -> list:
+    """The candidates that the arguments `more` add after those of `fewer`: appended at the end, at
+    most `most`, none repeating an earlier one."""
+    plain = candidates(game, *fewer)
+    wider = candidates(game, *more)
+    assert wider[:len(plain)] == plain
+    added = wider[len(plain):]
+    assert len(added) <= most and not set(map(str, added)) & set(map(str, plain))
+    return added
+
+
 def test_blocks_take_room_from_the_opponents_next_piece():
     """Each block slides one own piece along its line and leaves the opponent's next length fewer
     placements than before; the one whose slide takes most comes first; none repeats a slide candidate."""
     found = 0
-    for game in POSITIONS:
-        opp = 1 - game.turn
-        theirs = game.playable_lengths(opp)
-        if opp in game.passes or not theirs:
-            continue
-        plain = candidates(game, 10, 200, 24)
-        with_blocks = candidates(game, 10, 200, 24, 8)
-        assert with_blocks[:len(plain)] == plain
-        blocks = with_blocks[len(plain):]
-        assert len(blocks) <= 8 and not set(map(str, blocks)) & set(map(str, plain))
-        before = _placements(game, theirs[0])
-        for move in blocks:
+    for game, theirs in _opponent_still_plays():
+        before = _placements(game, theirs)
+        for move in _added(game, (10, 200, 24), (10, 200, 24, 8), 8):
             assert len(move.slides) == 1 and move.slides[0].end is not None and move.place is not None
             after = game.copy()
             after.play(move)
-            assert _placements(after, theirs[0]) < before
+            assert _placements(after, theirs) < before
             found += 1
     assert found >= 20
 
 
 def test_placement_blocks_take_the_most_room_from_the_opponents_next_piece():
-    """Each placement block is a plain placement that leaves the opponent's next length fewer placements,
-    none repeats an earlier candidate, the most taken come first, and none is left out that takes more."""
+    """Each placement block is a plain placement that leaves the opponent's next length fewer placements;
+    they come ranked by the placements taken less a tenth of their free neighbours, none repeats an
+    earlier candidate, and no plain placement left out ranks above the last one kept."""
     found = 0
-    for game in POSITIONS:
-        opp = 1 - game.turn
-        theirs = game.playable_lengths(opp)
-        if opp in game.passes or not theirs:
-            continue
-        plain = candidates(game, 10, 200, 24, 4)
-        with_blocks = candidates(game, 10, 200, 24, 4, 6)
-        assert with_blocks[:len(plain)] == plain
-        blocks = with_blocks[len(plain):]
-        assert len(blocks) <= 6 and not set(map(str, blocks)) & set(map(str, plain))
-        before = _placements(game, theirs[0])
-        taken = []
-        for move in blocks:
-            assert not move.slides and move.place is not None
-            after = game.copy()
-            after.play(move)
-            taken.append(before - _placements(after, theirs[0]))
-        assert all(t > 0 for t in taken) and taken == sorted(taken, reverse=True)
-        if len(blocks) == 6:  # no plain placement left out takes more than the last one kept
-            kept = {str(m) for m in with_blocks}
-            for move in game.legal_moves():
-                if move.slides or move.place is None or str(move) in kept:
-                    continue
-                after = game.copy()
-                after.play(move)
-                assert before - _placements(after, theirs[0]) <= taken[-1]
+    for game, theirs in _opponent_still_plays():
+        blocks = _added(game, (10, 200, 24, 4), (10, 200, 24, 4, 6), 6)
+        assert all(not move.slides and move.place is not None for move in blocks)
+        ranks = [_block_rank(game, theirs, move) for move in blocks]
+        assert all(r > -1.0 for r in ranks) and ranks == sorted(ranks, reverse=True)
+        if len(blocks) == 6:
+            kept = {str(m) for m in candidates(game, 10, 200, 24, 4, 6)}
+            left_out = [m for m in game.legal_moves() if not m.slides and m.place is not None and str(m) not in kept]
+            assert all(_block_rank(game, theirs, move) <= ranks[-1] for move in left_out)
         found += len(blocks)
     assert found >= 100
+
+
+def _block_rank(game, theirs: int, move) -> float:
+    """A placement's rank as a block: the opponent's placements of length `theirs` it takes, less a
+    tenth of its free neighbours; -1 when it takes none."""
+    after = game.copy()
+    after.play(move)
+    taken = _placements(game, theirs) - _placements(after, theirs)
+    return taken - 0.1 * (NEIGHBOURS[move.place.index] & game.empty_cells()).bit_count() if taken > 0 else -1.0
 
 
 def _placements(game, n: int) -> int:

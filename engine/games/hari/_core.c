@@ -537,9 +537,9 @@ static int block_candidates(const Pos *p, u128 empty, const int *lengths, int nl
 }
 
 /* candidates.placement_blocks: at most `count` placements (no slide) of our playable lengths on the
- * room of the opponent's next piece, the most of its placements taken first (then snugger, then
- * shorter, then in the rules' order); placements among made[0..nmade) left out. None once the
- * opponent has passed. */
+ * room of the opponent's next piece, ranked by the placements of it each takes less a tenth of its
+ * free neighbours (ties in the order of the lengths, then the rules'); placements among
+ * made[0..nmade) left out. None once the opponent has passed. */
 static int placement_blocks(const Pos *p, u128 empty, const int *lengths, int nl, int count, const Move *made,
                             int nmade, Move *out) {
     int opp = 1 - p->turn, theirs[8];

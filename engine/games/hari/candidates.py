@@ -15,7 +15,7 @@ HARI candidates here:
   into the room of the opponent's next piece, then our shortest length that may follow on its
   snuggest spot anywhere: the replies that take room away rather than make it;
 - placement blocks (``placement_blocks``, at most ``place_blocks`` of them): plain placements on
-  the room of the opponent's next piece, the most of it taken first. Near the end of a game the
+  the room of the opponent's next piece, those taking most of it first. Near the end of a game the
   move that wins is often the one that leaves the opponent's last long piece no line, and it is
   seldom among the snuggest.
 
@@ -88,8 +88,9 @@ def candidates(game: HariGame, per_length: int, scarce: int, slide_max: int, blo
 def placement_blocks(game: HariGame, empty: int, lengths: Sequence[int], count: int,
                      made: Sequence[Move]) -> list[Move]:
     """At most `count` placements (no slide) of our `lengths` on the room of the opponent's next
-    piece (its shortest playable length): the most of its placements taken first, then the snugger,
-    then in the rules' order; placements in `made` left out. None once the opponent has passed."""
+    piece (its shortest playable length), ranked by the placements of it each takes less a tenth of
+    its free neighbours (ties in the order of `lengths`, then the rules'); placements in `made` left
+    out. None once the opponent has passed."""
     opp = 1 - game.turn
     theirs = game.playable_lengths(opp)
     if count <= 0 or opp in game.passes or not theirs:

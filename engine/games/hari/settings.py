@@ -41,7 +41,7 @@ class HariSettings:
     """The same below the root."""
     place_blocks: int = 16
     """Placements (no slide) kept at the root for the room they take from the opponent's next piece,
-    the most taken first (candidates.placement_blocks), besides the snuggest."""
+    those taking most first (candidates.placement_blocks), besides the snuggest."""
     inner_place_blocks: int = 4
     """The same below the root."""
     table_bits: int = 18
