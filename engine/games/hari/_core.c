@@ -483,8 +483,8 @@ static inline int same_move(const Move *a, const Move *b) {
 
 /* candidates.block_candidates: at most `blocks` moves sliding one own piece along its line into the
  * room of the opponent's next piece, then placing our shortest length that may follow on its
- * snuggest spot; the most of the opponent's placements taken away first; moves among made[0..nmade)
- * left out. */
+ * snuggest spot; ranked by the opponent's placements taken away less a tenth of that spot's free
+ * neighbours; moves among made[0..nmade) left out. */
 static int block_candidates(const Pos *p, u128 empty, const int *lengths, int nl, int blocks, const Move *made,
                             int nmade, Move *out) {
     int me = p->turn, opp = 1 - me, theirs[8];

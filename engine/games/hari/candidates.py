@@ -113,8 +113,9 @@ def block_candidates(game: HariGame, empty: int, lengths: Sequence[int], blocks:
                      made: Sequence[Move]) -> list[Move]:
     """At most `blocks` moves sliding one own piece along its line into the room of the opponent's
     next piece (its shortest playable length), then placing our shortest of `lengths` that may
-    follow on its snuggest spot; the most of the opponent's placements taken away first, moves in
-    `made` left out. None once the opponent has passed (its room no longer matters)."""
+    follow on its snuggest spot; ranked by the opponent's placements taken away less a tenth of that
+    spot's free neighbours, moves in `made` left out. None once the opponent has passed (its room
+    no longer matters)."""
     opp = 1 - game.turn
     theirs = game.playable_lengths(opp)
     if blocks <= 0 or opp in game.passes or not theirs:

@@ -36,7 +36,7 @@ class HariSettings:
     """Slide candidates kept at a node, the best guesses."""
     blocks: int = 8
     """Blocking candidates kept at the root (one own piece slid into the room of the opponent's next
-    piece, then a placement: candidates.block_candidates), the most room taken first."""
+    piece, then a placement: candidates.block_candidates), those taking most room first."""
     inner_blocks: int = 4
     """The same below the root."""
     place_blocks: int = 16
