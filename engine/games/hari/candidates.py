@@ -40,7 +40,7 @@ from protocol.errors import IllegalMoveError
 from protocol.hari import HariGame, slide_ends, within_budget
 from protocol.moves import PASS, HariMove, Move, Slide
 
-from .race import hand_queue, touching
+from .race import COVERS, hand_queue, touching
 
 
 def snug_spots(empty: int, n: int) -> list[tuple[int, Segment]]:
@@ -96,13 +96,14 @@ def placement_blocks(game: HariGame, empty: int, lengths: Sequence[int], count: 
     if count <= 0 or opp in game.passes or not theirs:
         return []
     seen = {m.place for m in made if isinstance(m, HariMove) and not m.slides and m.place is not None}
-    before = count_placements(empty, theirs[:1])
+    next_h, next_v = placement_starts(empty, theirs[0])
     found: list[tuple[float, Move]] = []
     for n in lengths:
         for seg in segments_from_starts(*placement_starts(empty, n), n):
             if seg in seen:
                 continue
-            taken = before - count_placements(empty & ~seg.mask, theirs[:1])
+            cover_h, cover_v = COVERS[theirs[0]][seg.index]  # the opponent's placements it overlaps
+            taken = (next_h & cover_h).bit_count() + (next_v & cover_v).bit_count()
             if taken > 0:
                 found.append((taken - 0.1 * (NEIGHBOURS[seg.index] & empty).bit_count(), HariMove((), seg, 0)))
     found.sort(key=lambda kv: -kv[0])

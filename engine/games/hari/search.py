@@ -1,8 +1,8 @@
 """HARI's searcher: iterative-deepening alpha-beta toward the game's end over built candidates.
 
 The candidates (candidates.py) are each length's snuggest placements, one own piece slid to
-make room, and the moves that take room from the opponent's next piece; the leaves are valued by the packing race with upgrades
-(race.contest_margin); wins and losses are exact. The C core (native.py) runs this search
+make room, and the moves that take room from the opponent's next piece; the leaves are valued
+by the packing race with upgrades (race.contest_margin); wins and losses are exact. The C core (native.py) runs this search
 at every move where it was built, with a transposition table. Without it, the Python
 alpha-beta runs once at most HariSettings.endgame_plies plays are left, and flat Monte
 Carlo (montecarlo.py) before that.
