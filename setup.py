@@ -15,7 +15,8 @@ def core(game: str, name: str = "_core") -> Extension:
         f"engine.games.{game}.{name}",
         sources=[f"engine/games/{game}/{name}.c"],
         include_dirs=["engine/games"],
-        depends=["engine/games/_bitboard.h", "engine/games/_partner.h", "engine/games/_partner_api.h"],
+        depends=["engine/games/_bitboard.h", "engine/games/_partner.h", "engine/games/_partner_api.h",
+                 "engine/games/foundations/_tree.h"],
         extra_compile_args=["-O2", "-std=gnu11"],
         optional=True,
     )

@@ -188,6 +188,10 @@ class TimeManager:
     def time_limited(self) -> bool:
         return self._hard is not None
 
+    def soft_deadline(self) -> float | None:
+        """The clock() reading at which the planned time is used up; None if unlimited (for searches in C)."""
+        return self._soft
+
     def hard_deadline(self) -> float | None:
         """The clock() reading at which the search must have stopped; None if unlimited."""
         return self._hard

@@ -134,8 +134,7 @@ class FastMCStrategy:
             return tm.must_stop()
 
         ctx.snapshot = lambda: latest.get("info")
-        soft = tm.budget.soft_ms
-        deadline = tm.start + soft / 1000 if soft is not None else 0.0
+        deadline = tm.soft_deadline() or 0.0
         per_arm = limits.depth * len(arms) if limits.depth is not None and limits.depth > 0 else 0
         node_limit = max(1, limits.nodes) if limits.nodes is not None else 0
         budget = (rng.getrandbits(64), settings.ucb_c, node_limit, per_arm, deadline, progress,

@@ -1,10 +1,12 @@
-"""FOUNDATIONS leaf values and move ordering from the C core (engine/games/foundations/_core.c), when it was built.
+"""FOUNDATIONS' search tree, leaf values and move ordering from the C core (engine/games/foundations/_core.c,
+_tree.h), when it was built.
 
 A leaf of FOUNDATIONS' tree is valued by the static model (value.model_value) and one
 playout (playout.play_out), and an inner node's moves are ordered by ordering's cheap
 guesses; the C core answers these many times faster, so the search runs more simulations
 in its time. This module hands it a position and the model's weights (value.py's, the one
-copy) and returns numbers; nothing it plays leaves the playout. ``AVAILABLE`` is False where
+copy) and returns numbers; nothing it plays leaves the playout or the tree, whose moves come back as codes
+(segment index * 16 + level, -1 for a pass) that the driver checks. ``AVAILABLE`` is False where
 the extension could not be compiled (setup.py builds it as optional); the search then
 values leaves in Python.
 """
@@ -13,13 +15,17 @@ from __future__ import annotations
 
 import random
 from types import ModuleType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from protocol.board import SEGMENTS
 from protocol.foundations import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
+from .settings import FoundationsSettings
 from .value import BIAS, WEIGHTS
+
+if TYPE_CHECKING:
+    from engine.games.foundations._core import Tree
 
 _core: ModuleType | None
 try:
@@ -28,6 +34,12 @@ except ImportError:  # not compiled here: the Python playouts play instead
     _core = None
 
 AVAILABLE = _core is not None
+
+TREE_NODES = 1 << 20
+"""Nodes a search tree may hold (32 bytes each): reached after some 30 s of one search, then the tree
+stops growing and keeps refining its values (_tree.h)."""
+TREE_SLOTS = 1 << 22
+"""Candidate moves the tree's nodes may hold together (16 bytes each)."""
 
 
 class Leaf(NamedTuple):
@@ -90,3 +102,34 @@ def playout(game: FoundationsGame, seed: int, plies: int, deviate: float, sample
     assert _core is not None
     return [None if m < 0 else (m >> 4, m & 15) for m in _core.playout(position_tuple(game), seed, plies,
                                                                           deviate, sample)]
+
+
+def code_of(move: Move) -> int:
+    """The C core's code of a FOUNDATIONS move: segment index * 16 + level, -1 for a pass."""
+    if move == PASS:
+        return -1
+    if not isinstance(move, Place):
+        raise ValueError(f"{move} is not a FOUNDATIONS move (a placement or a pass)")
+    return move.segment.index * 16 + move.level
+
+
+def move_of(code: int) -> Move:
+    """The move of a C core code (code_of's inverse)."""
+    return PASS if code < 0 else (_PLACES[code] or _place(code))
+
+
+def tree_settings(s: FoundationsSettings) -> tuple[object, ...]:
+    """The numbers of `s` the C tree reads, in its order."""
+    m = s.mcts
+    return (m.c_puct, m.fpu_reduction, m.widen_base, m.widen_factor, m.widen_power, m.inner_max_children,
+            s.prior_temperature, s.leaf_mix, s.playout_plies, s.deviate, s.playout_sample, s.wdl_weight,
+            s.margin_scale)
+
+
+def new_tree(game: FoundationsGame, root: list[tuple[Move, float]], settings: FoundationsSettings, seed: int,
+             max_nodes: int = TREE_NODES, max_slots: int = TREE_SLOTS) -> Tree:
+    """A C search tree from `game` whose root has the candidates `root` (move, prior weight)."""
+    assert _core is not None
+    tree: Tree = _core.Tree(position_tuple(game), [(code_of(m), p) for m, p in root], tree_settings(settings),
+                            WEIGHTS, BIAS, seed, max_nodes, max_slots)
+    return tree
