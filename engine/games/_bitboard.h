@@ -43,6 +43,13 @@ static inline int lowbit(u128 x) {
     return 64 + __builtin_ctzll((uint64_t)(x >> 64));
 }
 
+/* Seconds on time.monotonic()'s clock (CLOCK_MONOTONIC on Linux): the deadlines Python hands the cores. */
+static double monotonic_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* time.monotonic()'s clock on Linux */
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static uint64_t splitmix(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

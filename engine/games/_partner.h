@@ -33,12 +33,6 @@ static inline int nth_bit(u128 x, int k) {
     return lowbit(x);
 }
 
-static double monotonic_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts); /* time.monotonic()'s clock on Linux */
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* -- the search's limits and statistics --------------------------------------------------- */
 
 typedef struct {

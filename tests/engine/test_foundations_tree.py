@@ -1,4 +1,5 @@
-"""FOUNDATIONS' search tree in C (engine/games/foundations/_tree.h, native.new_tree, search.search_in_c).
+"""FOUNDATIONS' search tree in C (engine/games/_tree.h with _core.c's game part, native.new_tree,
+engine/search/ctree.py).
 
 The tree is engine/search/mcts.py's algorithm moved into C for speed. With leaves valued by the
 static model alone (no playout, so no random numbers) both are deterministic, and they must
@@ -19,7 +20,7 @@ from engine.games.foundations import _core, native
 from engine.games.foundations.ordering import candidate_moves
 from engine.games.foundations.search import SEARCHER, FoundationsKnowledge
 from engine.games.foundations.settings import FoundationsSettings
-from engine.games.foundations.value import BIAS, WEIGHTS
+from engine.games.foundations.value import WEIGHTS
 from engine.search.mcts import MCTS, MCTSSettings
 from tests.engine.test_foundations_native import POSITIONS
 from tests.support.search import context
@@ -130,11 +131,12 @@ def test_stop_ends_an_infinite_search_in_c():
 def test_bad_input_to_the_tree_is_an_error_not_a_crash():
     game = _searchable(1)[0]
     position = native.position_tuple(game)
-    settings = native.tree_settings(SETTINGS)
+    mcts = SETTINGS.mcts.numbers()
+    own = native.tree_game(SETTINGS)
     legal = [(native.code_of(m), p) for m, p in _root(game)]
 
-    def tree(root=legal, tree_settings=settings, max_nodes=100, max_slots=1000, at=position):
-        return _core.Tree(at, root, tree_settings, WEIGHTS, BIAS, 1, max_nodes, max_slots)
+    def tree(root=legal, numbers=mcts, game_numbers=own, max_nodes=100, max_slots=1000, at=position):
+        return _core.Tree(at, root, numbers, game_numbers, 1, max_nodes, max_slots)
 
     with pytest.raises(ValueError, match="root candidate 1 \\(code 9999\\) is not a legal move"):
         tree(root=[legal[0], (9999, 1.0)])
@@ -144,14 +146,19 @@ def test_bad_input_to_the_tree_is_an_error_not_a_crash():
         tree(root=[])
     with pytest.raises(TypeError):
         tree(root=[(1, "a")])
-    for bad in ((-1.0,) + settings[1:], settings[:2] + (0,) + settings[3:], settings[:6] + (0.0,) + settings[7:],
-                settings[:7] + (1.5,) + settings[8:], settings[:12] + (0.0,)):
-        with pytest.raises(ValueError, match="tree settings"):
-            tree(tree_settings=bad)
+    for bad in ((-1.0,) + mcts[1:], mcts[:2] + (0,) + mcts[3:], mcts[:5] + (0,), mcts[:5] + (5000,),
+                mcts[:1] + (float("nan"),) + mcts[2:]):
+        with pytest.raises(ValueError, match="tree settings: c_puct"):
+            tree(numbers=bad)
+    for bad in ((0.0,) + own[1:], own[:1] + (1.5,) + own[2:], own[:5] + (2.0,) + own[6:], own[:6] + (0.0,) + own[7:]):
+        with pytest.raises(ValueError, match="tree settings: temperature"):
+            tree(game_numbers=bad)
     with pytest.raises(ValueError, match="plies"):
-        tree(tree_settings=settings[:8] + (-1,) + settings[9:])
+        tree(game_numbers=own[:2] + (-1,) + own[3:])
+    with pytest.raises(ValueError, match="weights"):
+        tree(game_numbers=own[:7] + (WEIGHTS[:3],) + own[8:])
     with pytest.raises(TypeError):
-        tree(tree_settings=settings[:5])
+        tree(numbers=mcts[:5])
     with pytest.raises(ValueError, match="at least 2 nodes"):
         tree(max_nodes=1)
     finished = (0, (0, 1), (0,) * 8, (0,) * 8, [], [], 1, 1, 0, 0)

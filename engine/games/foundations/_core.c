@@ -347,6 +347,107 @@ static int cheap_guesses(const Pos *p, Guess *out) {
     return total;
 }
 
+/* -- the search tree's game part (engine/games/_tree.h) ------------------------------------------- */
+
+#define TREE_MAX_MOVES MAX_GUESSES
+#define TREE_TYPE_NAME "engine.games.foundations._core.Tree"
+
+typedef struct {
+    double temperature, leaf_mix, deviate, wdl_weight, margin_scale, bias, weights[NFEATURES];
+    int playout_plies, sample;
+    Guess *guesses; /* scratch for cheap_guesses */
+} TreeGame;
+
+static int read_weights(PyObject *seq, double *weights);
+static int check_policy(int plies, double deviate, int sample);
+
+/* game: (temperature, leaf_mix, playout_plies, deviate, sample, wdl_weight, margin_scale, weights, bias), as
+ * native.tree_game gives them: the priors' softmax temperature and FoundationsKnowledge.leaf_value's numbers. */
+static int tree_game_read(PyObject *settings, TreeGame *g) {
+    PyObject *weights;
+    if (!PyArg_ParseTuple(settings, "ddididdOd", &g->temperature, &g->leaf_mix, &g->playout_plies, &g->deviate,
+                          &g->sample, &g->wdl_weight, &g->margin_scale, &weights, &g->bias))
+        return -1;
+    if (!(g->temperature > 0) || !(g->leaf_mix >= 0 && g->leaf_mix <= 1) || !(g->wdl_weight >= 0 && g->wdl_weight <= 1) ||
+        !(g->margin_scale > 0)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "tree settings: temperature and margin_scale above 0, leaf_mix and wdl_weight 0 to 1");
+        return -1;
+    }
+    if (check_policy(g->playout_plies, g->deviate, g->sample) < 0 || read_weights(weights, g->weights) < 0) return -1;
+    g->guesses = PyMem_Malloc(sizeof(Guess) * MAX_GUESSES);
+    if (!g->guesses) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void tree_game_free(TreeGame *g) { PyMem_Free(g->guesses); }
+
+static void tree_game_seed(Rng *r, uint64_t seed) { rng_seed(r, seed); }
+
+static int tree_game_over(const Pos *p) { return is_over(p); }
+
+static double logistic(double x) {
+    if (x > 40) return 1.0;
+    if (x < -40) return 0.0;
+    return 1.0 / (1.0 + exp(-x));
+}
+
+/* value.end_value: a game end for `color`, win/draw/loss blended with the hand-value margin. */
+static double end_value(const TreeGame *g, const Pos *p, int color, int *outcome) {
+    int win = winner(p), dark = hand_value(p, 0), light = hand_value(p, 1);
+    int margin = (color ? dark : light) - (color ? light : dark);
+    *outcome = win < 0 ? 0 : (win == color ? 1 : -1);
+    double wdl = win < 0 ? 0.5 : (win == color ? 1.0 : 0.0);
+    return g->wdl_weight * wdl + (1 - g->wdl_weight) * (0.5 + 0.5 * tanh(margin / g->margin_scale));
+}
+
+static double tree_game_end(const TreeGame *g, const Pos *p, int color, int *outcome) {
+    return end_value(g, p, color, outcome);
+}
+
+static int tree_game_expands(const Pos *p) { return 1; }
+
+/* The best `keep` cheap guesses, weights exp((guess - best) / temperature) (native.ordered_moves). */
+static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes, double *weights) {
+    int count = cheap_guesses(p, g->guesses);
+    if (count > keep) count = keep;
+    for (int i = 0; i < count; i++) {
+        codes[i] = g->guesses[i].seg * 16 + g->guesses[i].level;
+        weights[i] = exp((g->guesses[i].score - g->guesses[0].score) / g->temperature);
+    }
+    return count;
+}
+
+static int tree_game_legal(const TreeGame *g, const Pos *p, int code) {
+    int count = cheap_guesses(p, g->guesses);
+    if (code == -1) return count == 0;
+    for (int i = 0; i < count; i++)
+        if (g->guesses[i].seg * 16 + g->guesses[i].level == code) return 1;
+    return 0;
+}
+
+static void tree_game_play(Pos *p, int code) {
+    if (code < 0) pass_turn(p);
+    else place(p, code >> 4, code & 15);
+}
+
+/* FoundationsKnowledge.leaf_value: leaf_mix x the static model + the rest x one playout. */
+static double tree_game_leaf(const TreeGame *g, const Pos *p, Rng *r, long long *nodes) {
+    int me = p->turn, outcome;
+    double model = model_value(p, g->weights, g->bias);
+    if (g->leaf_mix >= 1) return model;
+    Pos q = *p;
+    *nodes += play_out(&q, g->playout_plies, g->deviate, g->sample, r, NULL);
+    double played = is_over(&q) ? end_value(g, &q, me, &outcome)
+                                : logistic((hand_value(&q, 1 - me) - hand_value(&q, me)) / g->margin_scale);
+    return g->leaf_mix * model + (1 - g->leaf_mix) * played;
+}
+
+static int read_position(PyObject *position, Pos *p);
+
 #include "_tree.h"
 
 /* -- Python interface --------------------------------------------------------------------- */
@@ -520,197 +621,6 @@ static PyObject *py_ordered(PyObject *self, PyObject *args) {
     return guess_list(position, keep, temperature);
 }
 
-/* -- the search tree (_tree.h) as a Python type ------------------------------------------------ */
-
-typedef struct {
-    PyObject_HEAD
-    Tree tree;
-} PyTree;
-
-static void tree_dealloc(PyTree *self) {
-    PyMem_RawFree(self->tree.nodes);
-    PyMem_RawFree(self->tree.slots);
-    PyMem_Free(self->tree.guesses);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-/* settings: (c_puct, fpu_reduction, widen_base, widen_factor, widen_power, inner_max, temperature, leaf_mix,
- * playout_plies, deviate, sample, wdl_weight, margin_scale), as native.tree_settings builds them. */
-static int read_tree_settings(PyObject *seq, PyObject *weights, double bias, TreeSettings *s) {
-    if (!PyArg_ParseTuple(seq, "ddiddiddididd", &s->c_puct, &s->fpu_reduction, &s->widen_base, &s->widen_factor,
-                          &s->widen_power, &s->inner_max, &s->temperature, &s->leaf_mix, &s->playout_plies,
-                          &s->deviate, &s->sample, &s->wdl_weight, &s->margin_scale)) {
-        return -1;
-    }
-    if (!(s->c_puct >= 0) || !(s->widen_factor >= 0) || !(s->widen_power >= 0) || s->widen_base < 1 ||
-        s->inner_max < 1 || !(s->temperature > 0) || !(s->leaf_mix >= 0 && s->leaf_mix <= 1) ||
-        !(s->wdl_weight >= 0 && s->wdl_weight <= 1) || !(s->margin_scale > 0) || !isfinite(s->fpu_reduction)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "tree settings: c_puct, widen_factor and widen_power at least 0, widen_base and inner_max at "
-                        "least 1, temperature and margin_scale above 0, leaf_mix and wdl_weight 0 to 1");
-        return -1;
-    }
-    if (check_policy(s->playout_plies, s->deviate, s->sample) < 0) return -1;
-    s->bias = bias;
-    return read_weights(weights, s->weights);
-}
-
-/* Tree(position, root, settings, weights, bias, seed, max_nodes, max_slots): a search tree whose root has the
- * candidates `root` = [(segment index * 16 + level or -1 for a pass, prior weight)], each legal there. */
-static PyObject *tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    PyObject *position, *root, *settings, *weights;
-    double bias;
-    unsigned long long seed;
-    int max_nodes, max_slots;
-    if (!PyArg_ParseTuple(args, "OOOOdKii", &position, &root, &settings, &weights, &bias, &seed, &max_nodes,
-                          &max_slots))
-        return NULL;
-    Pos p;
-    TreeSettings s;
-    if (read_position(position, &p) < 0 || read_tree_settings(settings, weights, bias, &s) < 0) return NULL;
-    if (max_nodes < 2 || max_slots < 1) {
-        PyErr_SetString(PyExc_ValueError, "a tree holds at least 2 nodes and 1 slot");
-        return NULL;
-    }
-    if (is_over(&p)) {
-        PyErr_SetString(PyExc_ValueError, "the game is over: nothing to search");
-        return NULL;
-    }
-    PyObject *fast = PySequence_Fast(root, "the root's candidates are a sequence of (code, prior)");
-    if (!fast) return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
-    if (count < 1 || count > MAX_GUESSES) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "the root has 1 to %d candidates, not %zd", MAX_GUESSES, count);
-        return NULL;
-    }
-    short codes[MAX_GUESSES];
-    double priors[MAX_GUESSES];
-    Guess *legal = PyMem_Malloc(sizeof(Guess) * MAX_GUESSES);
-    if (!legal) { Py_DECREF(fast); return PyErr_NoMemory(); }
-    int nlegal = cheap_guesses(&p, legal);
-    for (Py_ssize_t i = 0; i < count; i++) {
-        int code;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "id", &code, &priors[i])) goto bad;
-        int ok = code == -1 && nlegal == 0;
-        for (int k = 0; !ok && k < nlegal; k++) ok = legal[k].seg * 16 + legal[k].level == code;
-        if (!ok) {
-            PyErr_Format(PyExc_ValueError, "root candidate %zd (code %d) is not a legal move here", i, code);
-            goto bad;
-        }
-        codes[i] = (short)code;
-    }
-    Py_DECREF(fast);
-    PyTree *self = (PyTree *)type->tp_alloc(type, 0);
-    if (!self) { PyMem_Free(legal); return NULL; }
-    Tree *t = &self->tree;
-    t->root = p;
-    t->s = s;
-    t->max_nodes = max_nodes;
-    t->max_slots = max_slots > (int)count ? max_slots : (int)count;
-    t->guesses = legal;
-    rng_seed(&t->rng, seed);
-    if (tree_new_node(t, 1 - p.turn) < 0 || !tree_set_moves(t, 0, (int)count, codes, priors)) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    return (PyObject *)self;
-bad:
-    Py_DECREF(fast);
-    PyMem_Free(legal);
-    return NULL;
-}
-
-/* run(simulations, node_limit, soft_deadline, hard_deadline, depth_limit) -> True when a limit ended the
- * search: at most `simulations` more, stopping after the one that reaches `node_limit` nodes (0: none),
- * passes a deadline (CLOCK_MONOTONIC seconds, time.monotonic's clock; 0: none) or makes the most-visited line
- * `depth_limit` plies long (0: none). The GIL stays held: another thread may read info() between runs. */
-static PyObject *tree_run(PyTree *self, PyObject *args) {
-    int simulations, depth_limit;
-    long long node_limit;
-    double soft, hard;
-    if (!PyArg_ParseTuple(args, "iLddi", &simulations, &node_limit, &soft, &hard, &depth_limit)) return NULL;
-    Tree *t = &self->tree;
-    double deadline = soft > 0 && (hard <= 0 || soft < hard) ? soft : hard;
-    for (int k = 0; k < simulations; k++) {
-        tree_simulate(t);
-        if ((node_limit > 0 && t->nodes_counted >= node_limit) || (deadline > 0 && now_seconds() >= deadline) ||
-            (depth_limit > 0 && tree_depth_reached(t, depth_limit)))
-            Py_RETURN_TRUE;
-    }
-    Py_RETURN_FALSE;
-}
-
-/* info() -> (best code or None, pv codes, root visits, the best child's mean, 1 when the best move wins the game
- * at once (a proven win), seldepth, simulations, nodes) */
-static PyObject *tree_info(PyTree *self, PyObject *unused) {
-    const Tree *t = &self->tree;
-    int pv[MAX_PLIES];
-    int len = tree_pv(t, pv, MAX_PLIES), best = tree_best(t, 0);
-    PyObject *codes = PyList_New(len);
-    if (!codes) return NULL;
-    for (int i = 0; i < len; i++) PyList_SET_ITEM(codes, i, PyLong_FromLong(t->slots[pv[i]].code));
-    double mean = 0.5;
-    int proven = 0;
-    PyObject *code = Py_None;
-    if (best >= 0) {
-        const Slot *slot = &t->slots[t->nodes[0].first + best];
-        const TNode *child = &t->nodes[slot->child];
-        if (child->visits) mean = child->total / child->visits;
-        proven = child->terminal && child->outcome > 0;
-        code = PyLong_FromLong(slot->code);
-        if (!code) { Py_DECREF(codes); return NULL; }
-    } else {
-        Py_INCREF(code);
-    }
-    return Py_BuildValue("(NNidiiLL)", code, codes, t->nodes[0].visits, mean, proven, t->max_depth, t->simulations,
-                         t->nodes_counted);
-}
-
-/* root() -> [(code, prior, visits, mean or None)] of the root's candidates, in their order. */
-static PyObject *tree_root(PyTree *self, PyObject *unused) {
-    const Tree *t = &self->tree;
-    const TNode *root = &t->nodes[0];
-    PyObject *list = PyList_New(root->nmoves);
-    for (int i = 0; list && i < root->nmoves; i++) {
-        const Slot *slot = &t->slots[root->first + i];
-        const TNode *child = slot->child >= 0 ? &t->nodes[slot->child] : NULL;
-        PyObject *item = child && child->visits
-            ? Py_BuildValue("(idid)", slot->code, slot->prior, child->visits, child->total / child->visits)
-            : Py_BuildValue("(idiO)", slot->code, slot->prior, child ? child->visits : 0, Py_None);
-        if (!item) { Py_CLEAR(list); break; }
-        PyList_SET_ITEM(list, i, item);
-    }
-    return list;
-}
-
-/* size() -> (nodes, candidate slots) the tree holds */
-static PyObject *tree_size(PyTree *self, PyObject *unused) {
-    return Py_BuildValue("(ii)", self->tree.nnodes, self->tree.nslots);
-}
-
-static PyMethodDef tree_methods[] = {
-    {"run", (PyCFunction)tree_run, METH_VARARGS,
-     "run(simulations, node_limit, soft_deadline, hard_deadline, depth_limit) -> a limit was reached"},
-    {"info", (PyCFunction)tree_info, METH_NOARGS,
-     "info() -> (best, pv, visits, mean, proven, seldepth, simulations, nodes)"},
-    {"root", (PyCFunction)tree_root, METH_NOARGS, "root() -> [(code, prior, visits, mean or None)]"},
-    {"size", (PyCFunction)tree_size, METH_NOARGS, "size() -> (nodes, slots)"},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject TreeType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "engine.games.foundations._core.Tree",
-    .tp_doc = "FOUNDATIONS' search tree (_tree.h): Tree(position, root, settings, weights, bias, seed, max_nodes, "
-              "max_slots)",
-    .tp_basicsize = sizeof(PyTree),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = tree_new,
-    .tp_dealloc = (destructor)tree_dealloc,
-    .tp_methods = tree_methods,
-};
-
 static PyMethodDef methods[] = {
     {"leaf", py_leaf, METH_VARARGS,
      "leaf(position, seed, plies, deviate, sample, weights, bias) -> (model, plies, over, dark, light, winner)"},
@@ -726,14 +636,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "FOUNDATIONS
 
 PyMODINIT_FUNC PyInit__core(void) {
     build_tables();
-    if (PyType_Ready(&TreeType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
-    if (!m) return NULL;
-    Py_INCREF(&TreeType);
-    if (PyModule_AddObject(m, "Tree", (PyObject *)&TreeType) < 0) {
-        Py_DECREF(&TreeType);
-        Py_DECREF(m);
-        return NULL;
-    }
+    if (m && add_tree_type(m) < 0) Py_CLEAR(m);
     return m;
 }

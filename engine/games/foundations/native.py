@@ -1,5 +1,5 @@
 """FOUNDATIONS' search tree, leaf values and move ordering from the C core (engine/games/foundations/_core.c,
-_tree.h), when it was built.
+with engine/games/_tree.h), when it was built.
 
 A leaf of FOUNDATIONS' tree is valued by the static model (value.model_value) and one
 playout (playout.play_out), and an inner node's moves are ordered by ordering's cheap
@@ -17,6 +17,7 @@ import random
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
+from engine.search.ctree import TREE_NODES, TREE_SLOTS
 from protocol.board import SEGMENTS
 from protocol.foundations import FoundationsGame
 from protocol.moves import PASS, Move, Place
@@ -35,11 +36,6 @@ except ImportError:  # not compiled here: the Python playouts play instead
 
 AVAILABLE = _core is not None
 
-TREE_NODES = 1 << 20
-"""Nodes a search tree may hold (32 bytes each): reached after some 30 s of one search, then the tree
-stops growing and keeps refining its values (_tree.h)."""
-TREE_SLOTS = 1 << 22
-"""Candidate moves the tree's nodes may hold together (16 bytes each)."""
 
 
 class Leaf(NamedTuple):
@@ -118,18 +114,17 @@ def move_of(code: int) -> Move:
     return PASS if code < 0 else (_PLACES[code] or _place(code))
 
 
-def tree_settings(s: FoundationsSettings) -> tuple[object, ...]:
-    """The numbers of `s` the C tree reads, in its order."""
-    m = s.mcts
-    return (m.c_puct, m.fpu_reduction, m.widen_base, m.widen_factor, m.widen_power, m.inner_max_children,
-            s.prior_temperature, s.leaf_mix, s.playout_plies, s.deviate, s.playout_sample, s.wdl_weight,
-            s.margin_scale)
+def tree_game(s: FoundationsSettings) -> tuple[object, ...]:
+    """FOUNDATIONS' numbers of a C tree (engine/games/_tree.h), in its order: the priors' temperature and
+    FoundationsKnowledge.leaf_value's."""
+    return (s.prior_temperature, s.leaf_mix, s.playout_plies, s.deviate, s.playout_sample, s.wdl_weight,
+            s.margin_scale, WEIGHTS, BIAS)
 
 
 def new_tree(game: FoundationsGame, root: list[tuple[Move, float]], settings: FoundationsSettings, seed: int,
              max_nodes: int = TREE_NODES, max_slots: int = TREE_SLOTS) -> Tree:
     """A C search tree from `game` whose root has the candidates `root` (move, prior weight)."""
     assert _core is not None
-    tree: Tree = _core.Tree(position_tuple(game), [(code_of(m), p) for m, p in root], tree_settings(settings),
-                            WEIGHTS, BIAS, seed, max_nodes, max_slots)
+    tree: Tree = _core.Tree(position_tuple(game), [(code_of(m), p) for m, p in root], settings.mcts.numbers(),
+                            tree_game(settings), seed, max_nodes, max_slots)
     return tree

@@ -14,7 +14,7 @@ version of the same policy to the end of the game (playout.py). A game end's val
 blends win/draw/loss with the margin of hand values.
 
 Where the C core was built (native.py) the whole tree below the root's candidates runs
-there (search_in_c: the same algorithm, several times the simulations of a move);
+there (engine/games/_tree.h: the same algorithm, several times the simulations of a move);
 elsewhere the Python MCTS with these leaves (FoundationsKnowledge).
 """
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 
 from engine.search.context import SearchContext
+from engine.search.ctree import run_tree
 from engine.search.mcts import Scored, run_mcts
-from engine.search.winchance import proven_score, win_probability_to_cp
 from protocol.foundations import FoundationsGame
 from protocol.game import Game
 from protocol.messages import Info
@@ -98,43 +98,8 @@ class FoundationsSearcher:
         s = ctx.settings
         root = candidate_moves(game, s.prior_temperature, refined=s.refined)
         if native.AVAILABLE and len(root) > 1:
-            return search_in_c(game, root, ctx, rng)
+            return run_tree(native.new_tree(game, root, s, rng.getrandbits(64)), ctx, native.move_of, playouts=True)
         return run_mcts(game, FoundationsKnowledge(s), ctx, rng, root, s.mcts)
-
-
-RUN_SIMULATIONS = 64
-"""Simulations of the C tree between two looks at the clock's soft limit, `stop` and the reports (a few ms)."""
-
-
-def search_in_c(game: FoundationsGame, root: Scored, ctx: SearchContext[FoundationsSettings],
-                rng: random.Random) -> tuple[Move, Info]:
-    """run_mcts's search with the whole tree in the C core (_tree.h): the same algorithm and limits, several
-    times the simulations. Runs in short slices; between them the limits are checked and reports sent."""
-    tree = native.new_tree(game, root, ctx.settings, rng.getrandbits(64))
-    tm = ctx.tm
-    start_nodes = tm.nodes
-    node_limit = max(1, tm.node_limit - start_nodes) if tm.node_limit is not None else 0
-    soft, hard = tm.soft_deadline() or 0.0, tm.hard_deadline() or 0.0
-    depth = tm.depth_limit or 0
-
-    def info() -> Info:
-        best, pv, visits, mean, proven, seldepth, simulations, nodes = tree.info()
-        out = Info(depth=len(pv), seldepth=seldepth, visits=visits, rollouts=simulations,
-                   score_cp=win_probability_to_cp(mean), pv=[str(native.move_of(c)) for c in pv])
-        if proven:
-            out.score_cp, out.wdl = proven_score(1)
-        return out
-
-    ctx.snapshot = info
-    while True:
-        limited = tree.run(RUN_SIMULATIONS, node_limit, soft, hard, depth)
-        tm.nodes = start_nodes + tree.info()[7]
-        ctx.maybe_report()
-        if limited or tm.soft_expired():
-            break
-    best = tree.info()[0]
-    assert best is not None, "a search ran at least one simulation"
-    return native.move_of(best), info()
 
 
 SEARCHER = FoundationsSearcher()

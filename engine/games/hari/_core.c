@@ -662,18 +662,12 @@ typedef struct {
     int pv_len[MAXPLY];
 } Search;
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 #define CHECK_EVERY 256
 
 static int count_node(Search *s) {
     s->nodes++;
     if (s->node_limit > 0 && s->nodes >= s->node_limit) return 1;
-    if ((s->nodes & 15) == 0 && s->hard_deadline > 0 && now_seconds() >= s->hard_deadline) return 1;
+    if ((s->nodes & 15) == 0 && s->hard_deadline > 0 && monotonic_seconds() >= s->hard_deadline) return 1;
     if ((s->nodes % CHECK_EVERY) == 0 && s->should_stop != Py_None) {
         PyEval_RestoreThread(s->released);
         PyObject *r = PyObject_CallNoArgs(s->should_stop);
