@@ -16,7 +16,7 @@ def core(game: str, name: str = "_core") -> Extension:
         sources=[f"engine/games/{game}/{name}.c"],
         include_dirs=["engine/games"],
         depends=["engine/games/_bitboard.h", "engine/games/_partner.h", "engine/games/_partner_api.h",
-                 "engine/games/_tree.h"],
+                 "engine/games/_tree.h", "engine/games/isaac/_tree_game.h"],
         extra_compile_args=["-O2", "-std=gnu11"],
         optional=True,
     )

@@ -642,6 +642,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
 
 #define PARTNER_LEAF   /* its playouts value ISAAC search's placement leaves */
 #include "_partner_api.h"
+#include "_tree_game.h" /* and the search's placement tree over them */
 
 static PyMethodDef methods[] = {
     PARTNER_LEAF_METHOD,
@@ -649,6 +650,7 @@ static PyMethodDef methods[] = {
     PARTNER_SEARCH_METHOD,
     {"playout", py_playout, METH_VARARGS, "playout(position, params, seed) -> (moves, scores, winner)"},
     {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
+    {"guesses", py_guesses, METH_VARARGS, "guesses(position) -> [(segment, guess)] best first"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -657,5 +659,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_partner", "ISAAC fl
 
 PyMODINIT_FUNC PyInit__partner(void) {
     build_tables();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m && add_tree_type(m) < 0) Py_CLEAR(m);
+    return m;
 }

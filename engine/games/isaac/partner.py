@@ -1,5 +1,8 @@
 """ISAAC's `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
 
+The same core holds the search's placement tree (engine/games/isaac/_tree_game.h over
+engine/games/_tree.h): new_tree builds one.
+
 The core (engine/games/isaac/_partner.c) runs flat Monte Carlo on its own bitboard model of
 the position: UCB1 over pruned root candidates, epsilon-greedy playouts to the end of the
 game (placement and scoring phase). This module hands it a position and the policy's
@@ -13,11 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine.search.ctree import TREE_NODES, TREE_SLOTS
 from protocol.board import SEGMENTS
 from protocol.isaac import PLACE
-from protocol.moves import PASS, Move, Remove
+from protocol.moves import PASS, Move, Place, Remove
+
+if TYPE_CHECKING:
+    from engine.games.isaac._partner import Tree
 
 _core: ModuleType | None
 try:
@@ -118,3 +125,28 @@ def moves_left(game: Any) -> int:
     if game.phase == "score":
         return removals
     return int(sum(game.hand(me))) // 2 + len(game.pieces(me)) // 2 + 8
+
+
+def placement_code(move: Move) -> int:
+    """The tree's code of a placement-phase move: the segment's index, -1 for a pass."""
+    if move == PASS:
+        return -1
+    if not isinstance(move, Place):
+        raise ValueError(f"{move} is not a placement-phase move (a placement or a pass)")
+    return move.segment.index
+
+
+def placement_move(code: int) -> Move:
+    """The move of a tree's code (placement_code's inverse)."""
+    return PASS if code < 0 else PLACE[code]
+
+
+def new_tree(game: Any, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
+             playouts: int, settings: PartnerSettings, seed: int, max_nodes: int = TREE_NODES,
+             max_slots: int = TREE_SLOTS) -> Tree:
+    """A C search tree over the placement phase from `game`, whose root has the candidates `root` (move, prior
+    weight): `mcts` the tree's numbers (MCTSSettings.numbers), priors exp(guess / prior_scale), leaves the mean
+    of `playouts` playouts with the policy `settings`."""
+    tree: Tree = core().Tree(position_tuple(game), [(placement_code(m), p) for m, p in root], mcts,
+                             (prior_scale, playouts, settings.params()), seed, max_nodes, max_slots)
+    return tree

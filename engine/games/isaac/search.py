@@ -6,7 +6,9 @@ engine/games/isaac/knowledge.py (what a piece adds to the lines it touches). A
 leaf is valued by a few playouts to the end of the game in the `fastmc` partner's
 C core (partner.py), whose policy plans the scoring phase's new scores: who starts
 the scoring race, and how it is run, decide many games, which a static look at a
-placement position cannot see. Without that core (or with leaf_playout_mix below
+placement position cannot see. Where that core is built the whole tree runs in it
+(engine/games/isaac/_tree_game.h: several times the simulations; a node that
+reaches the scoring phase stays a leaf valued by its playouts). Without that core (or with leaf_playout_mix below
 1) a leaf is also valued by placing on to the end of the placement phase (each
 side the longest of a few random placements) and judging the scoring phase's
 start: the scoring evaluation, with a tempo for the side that removes first.
@@ -26,6 +28,7 @@ from collections.abc import Callable, Sequence
 
 from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
+from engine.search.ctree import run_tree
 from engine.search.mcts import Scored, run_mcts
 from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
@@ -198,8 +201,14 @@ class IsaacSearcher:
         isaac = _isaac(game)
         if isaac.phase is Phase.SCORE:
             return choose_scoring(isaac, ctx)
-        knowledge = IsaacKnowledge(ctx.settings)
-        return run_mcts(isaac, knowledge, ctx, rng, knowledge.candidates(isaac), ctx.settings.mcts)
+        settings = ctx.settings
+        knowledge = IsaacKnowledge(settings)
+        root = knowledge.candidates(isaac)
+        if partner.AVAILABLE and settings.leaf_playouts and settings.leaf_playout_mix >= 1 and len(root) > 1:
+            tree = partner.new_tree(isaac, root, settings.mcts.numbers(), settings.prior_scale, settings.leaf_playouts,
+                                    settings.leaf_policy, rng.getrandbits(64))
+            return run_tree(tree, ctx, partner.placement_move, playouts=False)
+        return run_mcts(isaac, knowledge, ctx, rng, root, settings.mcts)
 
 
 def _isaac(game: Game) -> IsaacGame:

@@ -1,0 +1,145 @@
+/* ISAAC's part of a search tree in C (engine/games/_tree.h): the placement phase over the partner
+ * core's position, with the search's placement guess for priors and the partner's playouts for leaves.
+ *
+ * Why: ISAAC's placement MCTS spent most of a simulation in Python (selection, IsaacGame's moves, the
+ * guesses of up to 600 placements) and a fraction in its leaves (the partner's playouts, already C).
+ * Included by _partner.c after its position, playouts and Python readers.
+ *
+ * The candidates are knowledge.placement_candidates' (what a piece adds to the lines it touches: its
+ * value x the pieces on its line, plus the values of own pieces along the lines it touches minus the
+ * opponent's, plus half its value), best first, ties in the rules' order, prior weights
+ * exp((guess - best) / prior_scale) as search.candidates gives them. A node in the scoring phase is not
+ * expanded: it stays a leaf, valued at each visit by `playouts` new playouts (IsaacKnowledge values the
+ * placement phase's leaves so; the Python tree also searches the removals, with a static evaluation). A
+ * leaf's value is the mean result of the partner's playouts for its side to move (partner.leaf).
+ */
+#ifndef ISAAC_TREE_GAME_H
+#define ISAAC_TREE_GAME_H
+
+#define TREE_MAX_MOVES MAXMOVES
+#define TREE_TYPE_NAME "engine.games.isaac._partner.Tree"
+
+typedef struct {
+    double prior_scale, prm[NPARAMS];
+    int playouts;
+} TreeGame;
+
+/* game: (prior_scale, playouts a leaf, the leaf playouts' params), as engine/games/isaac/partner.tree_game gives. */
+static int tree_game_read(PyObject *settings, TreeGame *g) {
+    PyObject *params;
+    if (!PyArg_ParseTuple(settings, "diO", &g->prior_scale, &g->playouts, &params)) return -1;
+    if (!(g->prior_scale > 0) || g->playouts < 1 || g->playouts > MAX_LEAF_PLAYOUTS) {
+        PyErr_Format(PyExc_ValueError, "tree settings: prior_scale above 0 and 1 to %d playouts a leaf",
+                     MAX_LEAF_PLAYOUTS);
+        return -1;
+    }
+    return read_prm(params, g->prm);
+}
+
+static void tree_game_free(TreeGame *g) { (void)g; }
+
+static void tree_game_seed(Rng *r, uint64_t seed) { *r = seed; }
+
+static int tree_game_over(const Pos *p) { return is_over(p); }
+
+/* IsaacKnowledge.terminal_value: 1 a win, 0 a loss (ISAAC has no draws). */
+static double tree_game_end(const TreeGame *g, const Pos *p, int color, int *outcome) {
+    int won = winner(p) == color;
+    *outcome = won ? 1 : -1;
+    return won ? 1.0 : 0.0;
+}
+
+static int tree_game_expands(const Pos *p) { return !p->scoring; }
+
+typedef struct {
+    double guess;
+    int seg, order;
+} Guess;
+
+/* Best first; equal guesses keep the rules' order (Python's stable sort). */
+static int by_guess(const void *a, const void *b) {
+    const Guess *x = a, *y = b;
+    if (x->guess != y->guess) return x->guess < y->guess ? 1 : -1;
+    return x->order - y->order;
+}
+
+/* knowledge.placement_candidates: every legal placement with its guess, best first; the count. */
+static int placement_guesses(const Pos *p, Guess *out) {
+    Move all[MAXMOVES];
+    int n = placements(p, all), me = p->turn;
+    double feed[20];
+    for (int l = 0; l < 20; l++) feed[l] = p->line_value[me][l] - p->line_value[1 - me][l];
+    for (int i = 0; i < n; i++) {
+        int seg = all[i].seg;
+        double lines = 0.0;
+        for (int k = 0; k < NTOUCH[seg]; k++) lines += feed[TOUCH[seg][k]];
+        int value = SEG[seg].value;
+        out[i] = (Guess){value * p->line_count[SEG_LINE[seg]] + lines + 0.5 * value, seg, i};
+    }
+    qsort(out, (size_t)n, sizeof(Guess), by_guess);
+    return n;
+}
+
+static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes, double *weights) {
+    Guess guesses[MAXMOVES];
+    int count = placement_guesses(p, guesses);
+    if (count > keep) count = keep;
+    for (int i = 0; i < count; i++) {
+        codes[i] = guesses[i].seg;
+        weights[i] = exp((guesses[i].guess - guesses[0].guess) / g->prior_scale);
+    }
+    return count;
+}
+
+/* A placement (the segment's code) or, with none, a pass (-1): the only moves of the placement phase. */
+static int tree_game_legal(const TreeGame *g, const Pos *p, int code) {
+    if (p->scoring) return 0;
+    Move all[MAXMOVES];
+    int n = placements(p, all);
+    if (code == -1) return n == 0;
+    for (int i = 0; i < n; i++)
+        if (all[i].seg == code) return 1;
+    return 0;
+}
+
+static void tree_game_play(Pos *p, int code) {
+    Move m = {code, -1};
+    play(p, &m);
+}
+
+/* partner.leaf: the mean result of `playouts` playouts for the side to move. */
+static double tree_game_leaf(const TreeGame *g, const Pos *p, Rng *r, long long *nodes) {
+    int me = p->turn;
+    double total = 0.0;
+    for (int i = 0; i < g->playouts; i++) {
+        Pos q = *p;
+        *nodes += play_out(&q, g->prm, r, NULL);
+        total += result_for(&q, me, g->prm);
+    }
+    return total / g->playouts;
+}
+
+#include "_tree.h"
+
+/* guesses(position) -> [(segment, guess)] best first: the tree's placement candidates (for the tests). */
+static PyObject *py_guesses(PyObject *self, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "O", &position)) return NULL;
+    Pos p;
+    if (read_position(position, &p) < 0) return NULL;
+    if (p.scoring) {
+        PyErr_SetString(PyExc_ValueError, "placement guesses are for the placement phase");
+        return NULL;
+    }
+    Guess guesses[MAXMOVES];
+    int n = placement_guesses(&p, guesses);
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *item = Py_BuildValue("(id)", guesses[i].seg, guesses[i].guess);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+#endif
