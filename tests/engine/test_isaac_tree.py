@@ -16,6 +16,7 @@ from engine.games.isaac import _partner, partner
 from engine.games.isaac import knowledge as K
 from engine.games.isaac import search as isaac_search
 from engine.games.isaac.settings import IsaacSettings
+from engine.search.ctree import CTree
 from protocol import game_from_position, new_game
 from protocol.isaac import IsaacGame
 from protocol.state import Phase
@@ -64,7 +65,7 @@ def late_position(seed: int) -> IsaacGame:
 LATE = late_position(3)
 
 
-def _tree(game: IsaacGame, seed: int = 1, **limits: int) -> _partner.Tree:
+def _tree(game: IsaacGame, seed: int = 1, **limits: int) -> CTree:
     return partner.new_tree(game, isaac_search.candidates(game, SETTINGS), SETTINGS.mcts.numbers(), SETTINGS.prior_scale,
                             SETTINGS.leaf_playouts, SETTINGS.leaf_policy, seed, **limits)
 

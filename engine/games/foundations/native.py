@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import random
 from types import ModuleType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from engine.search.ctree import TREE_NODES, TREE_SLOTS
+from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
 from protocol.foundations import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
 from .settings import FoundationsSettings
 from .value import BIAS, WEIGHTS
-
-if TYPE_CHECKING:
-    from engine.games.foundations._core import Tree
 
 _core: ModuleType | None
 try:
@@ -122,9 +119,9 @@ def tree_game(s: FoundationsSettings) -> tuple[object, ...]:
 
 
 def new_tree(game: FoundationsGame, root: list[tuple[Move, float]], settings: FoundationsSettings, seed: int,
-             max_nodes: int = TREE_NODES, max_slots: int = TREE_SLOTS) -> Tree:
+             max_nodes: int = TREE_NODES, max_slots: int = TREE_SLOTS) -> CTree:
     """A C search tree from `game` whose root has the candidates `root` (move, prior weight)."""
     assert _core is not None
-    tree: Tree = _core.Tree(position_tuple(game), [(code_of(m), p) for m, p in root], settings.mcts.numbers(),
+    tree: CTree = _core.Tree(position_tuple(game), [(code_of(m), p) for m, p in root], settings.mcts.numbers(),
                             tree_game(settings), seed, max_nodes, max_slots)
     return tree

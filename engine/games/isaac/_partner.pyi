@@ -3,6 +3,8 @@
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.search.ctree import CTree
+
 _Move = tuple[int, int]
 _Progress = Callable[[int, int, int, float], bool] | None
 _Budget = tuple[int, float, int, int, float, _Progress, float]
@@ -16,13 +18,6 @@ def playout(position: tuple[Any, ...], params: Sequence[float], seed: int
 def leaf(position: tuple[object, ...], params: Sequence[float], seed: int, count: int) -> tuple[float, int]: ...
 def guesses(position: tuple[object, ...]) -> list[tuple[int, float]]: ...
 
-class Tree:
+def Tree(position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
+         game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> CTree:
     """A search tree (engine/games/_tree.h) over ISAAC's placement phase (_tree_game.h)."""
-
-    def __init__(self, position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
-                 game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> None: ...
-    def run(self, simulations: int, node_limit: int, soft_deadline: float, hard_deadline: float,
-            depth_limit: int) -> bool: ...
-    def info(self) -> tuple[int | None, list[int], int, float, int, int, int, int]: ...
-    def root(self) -> list[tuple[int, float, int, float | None]]: ...
-    def size(self) -> tuple[int, int]: ...

@@ -16,15 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.search.ctree import TREE_NODES, TREE_SLOTS
+from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
 from protocol.isaac import PLACE
 from protocol.moves import PASS, Move, Place, Remove
-
-if TYPE_CHECKING:
-    from engine.games.isaac._partner import Tree
 
 _core: ModuleType | None
 try:
@@ -143,10 +140,10 @@ def placement_move(code: int) -> Move:
 
 def new_tree(game: Any, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
              playouts: int, settings: PartnerSettings, seed: int, max_nodes: int = TREE_NODES,
-             max_slots: int = TREE_SLOTS) -> Tree:
+             max_slots: int = TREE_SLOTS) -> CTree:
     """A C search tree over the placement phase from `game`, whose root has the candidates `root` (move, prior
     weight): `mcts` the tree's numbers (MCTSSettings.numbers), priors exp(guess / prior_scale), leaves the mean
     of `playouts` playouts with the policy `settings`."""
-    tree: Tree = core().Tree(position_tuple(game), [(placement_code(m), p) for m, p in root], mcts,
+    tree: CTree = core().Tree(position_tuple(game), [(placement_code(m), p) for m, p in root], mcts,
                              (prior_scale, playouts, settings.params()), seed, max_nodes, max_slots)
     return tree
