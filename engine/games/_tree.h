@@ -23,7 +23,7 @@
  *   tree_game_free(g); tree_game_seed(rng, seed);
  *   tree_game_over(p); tree_game_end(g, p, color, &outcome): a game end's value for `color` (outcome 1 won,
  *     -1 lost, 0 drawn);
- *   tree_game_expands(p): whether a node there gets candidates (else it stays a leaf, valued at each visit);
+ *   tree_game_expands(g, p): whether a node there gets candidates (else it stays a leaf, valued at each visit);
  *   tree_game_moves(g, p, keep, codes, weights): the best `keep` candidates with prior weights, best first
  *     (0: the mover must pass); tree_game_legal(g, p, code); tree_game_play(p, code) (-1 is a pass);
  *   tree_game_leaf(g, p, rng, &nodes): the side to move's value of an unfinished position, adding the
@@ -179,7 +179,7 @@ static void tree_simulate(Tree *t) {
                 break;
             }
             /* A new leaf is only valued; its candidates wait for its second visit. A full tree values it again. */
-            if (n->visits == 0 || depth >= TREE_MAX_DEPTH || !tree_game_expands(&p) || !tree_expand(t, node, &p)) {
+            if (n->visits == 0 || depth >= TREE_MAX_DEPTH || !tree_game_expands(&t->game, &p) || !tree_expand(t, node, &p)) {
                 value = tree_game_leaf(&t->game, &p, &t->rng, &t->nodes_counted);
                 value_for = p.turn;
                 break;

@@ -1,14 +1,15 @@
-"""ISAAC's placement tree in C (engine/games/isaac/_tree_game.h over engine/games/_tree.h, partner.new_tree).
+"""ISAAC's search tree in C (engine/games/isaac/_tree_game.h over engine/games/_tree.h, partner.new_tree).
 
 The tree's algorithm is the one tests/engine/test_foundations_tree.py holds to engine/search/mcts.py
-visit for visit. These tests hold ISAAC's part of it: its candidates are knowledge's placement
-guesses, value for value and in the same order; its lines are legal on IsaacGame (a node that
-reaches the scoring phase stays a leaf, so no line goes on into the removals); a search is
-reproducible; and bad input is an error, not a crash."""
+visit for visit. These tests hold ISAAC's part of it: its placement candidates are knowledge's
+placement guesses, value for value and in the same order; its lines are legal on IsaacGame, through
+the removals too (or, with them off, no line goes on into them); a search is reproducible; and bad
+input is an error, not a crash."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -18,6 +19,7 @@ from engine.games.isaac import search as isaac_search
 from engine.games.isaac.settings import IsaacSettings
 from engine.search.ctree import CTree
 from protocol import game_from_position, new_game
+from protocol.board import SEGMENTS
 from protocol.isaac import IsaacGame
 from protocol.state import Phase
 from referee.book import shipped_book
@@ -65,9 +67,27 @@ def late_position(seed: int) -> IsaacGame:
 LATE = late_position(3)
 
 
-def _tree(game: IsaacGame, seed: int = 1, **limits: int) -> CTree:
+SCORING = game_from_position("isaac a1g1,i0i2,c4e4/h0h2,a6c6 3444455566/3444555667 d - score 30/20")
+LEAVES_AT_SCORING = replace(SETTINGS, tree_removals=False, tree_scoring=False)
+REMOVALS = replace(SETTINGS, tree_removals=True, tree_scoring=True)
+
+
+def _tree(game: IsaacGame, seed: int = 1, decay: float = 0.0, **limits: int) -> CTree:
     return partner.new_tree(game, isaac_search.candidates(game, SETTINGS), SETTINGS.mcts.numbers(), SETTINGS.prior_scale,
-                            SETTINGS.leaf_playouts, SETTINGS.leaf_policy, seed, **limits)
+                            SETTINGS.leaf_playouts, SETTINGS.leaf_policy, decay, seed, **limits)
+
+
+def _replay(game: IsaacGame, pv: list[str]) -> IsaacGame:
+    line = game.copy()
+    for text in pv:
+        line.push(line.check_move(line.parse_move(text)))  # raises on an illegal move
+    return line
+
+
+def test_tree_codes_name_every_move():
+    for game in [*POSITIONS[:5], SCORING, late_position(5)]:
+        for move in game.legal_moves():
+            assert partner.tree_move(partner.tree_code(move)) == move
 
 
 def test_the_trees_candidates_are_the_placement_guesses():
@@ -77,40 +97,44 @@ def test_the_trees_candidates_are_the_placement_guesses():
         assert in_c == in_python
 
 
-def test_a_search_in_c_is_reproducible_and_plays_legal_lines():
-    for game in [*POSITIONS[:4], LATE]:
+@pytest.mark.parametrize("settings", [LEAVES_AT_SCORING, REMOVALS])
+def test_a_search_in_c_is_reproducible_and_plays_legal_lines(settings):
+    for game in [*POSITIONS[:4], LATE, SCORING]:
         answers = []
         for _ in range(2):
-            ctx = context(SETTINGS, nodes=20000)
+            ctx = context(settings, nodes=20000)
             move, info = isaac_search.SEARCHER.choose(game.copy(), ctx, random.Random(5))
             answers.append((move, info, ctx.tm.nodes))
         assert answers[0] == answers[1]
         move, info, nodes = answers[0]
-        assert nodes >= 20000 and info.visits and info.visits > 1 and info.pv[0] == str(move)
-        line = game.copy()
-        for text in info.pv:
-            assert line.phase is Phase.PLACE  # no line goes on into the removals
-            line.push(line.check_move(line.parse_move(text)))  # raises on an illegal move
+        assert info.pv[0] == str(move)
+        if game is not SCORING or settings is REMOVALS:  # a search by the tree (else the alpha-beta)
+            assert nodes >= 20000
+        line = _replay(game, info.pv)
+        if settings is LEAVES_AT_SCORING and game is not SCORING:
+            assert sum(1 for text in info.pv if text.startswith("x")) == 0  # no line goes on into the removals
+        if game is LATE and settings is REMOVALS:
+            assert line.phase is Phase.SCORE  # the line goes on into the removals
 
 
 def test_the_late_tree_reaches_the_scoring_phase_and_its_visits_add_up():
-    game = LATE
-    tree = _tree(game)
-    tree.run(3000, 0, 0.0, 0.0, 0)
-    _, pv, visits, mean, _, seldepth, simulations, _ = tree.info()
-    assert visits == simulations == 3000 and 0.0 <= mean <= 1.0
-    assert sum(v for _, _, v, _ in tree.root()) == 3000
-    line = game.copy()
-    for code in pv:
-        line.push(line.check_move(partner.placement_move(code)))
-    assert 1 <= seldepth <= 4  # the placement phase's last plies, then the scoring phase's leaves
+    for decay, deepest in ((0.0, 4), (0.8, 40)):
+        tree = _tree(LATE, decay=decay)
+        tree.run(3000, 0, 0.0, 0.0, 0)
+        _, pv, visits, mean, _, seldepth, simulations, _ = tree.info()
+        assert visits == simulations == 3000 and 0.0 <= mean <= 1.0
+        assert sum(v for _, _, v, _ in tree.root()) == 3000
+        line = LATE.copy()
+        for code in pv:
+            line.push(line.check_move(partner.tree_move(code)))
+        assert 1 <= seldepth <= deepest  # without removals the scoring phase's nodes are leaves
 
 
 def test_bad_input_to_the_tree_is_an_error_not_a_crash():
     game = POSITIONS[0]
     position = partner.position_tuple(game)
-    root = [(partner.placement_code(m), p) for m, p in isaac_search.candidates(game, SETTINGS)]
-    own = (SETTINGS.prior_scale, SETTINGS.leaf_playouts, SETTINGS.leaf_policy.params())
+    root = [(partner.tree_code(m), p) for m, p in isaac_search.candidates(game, SETTINGS)]
+    own = (SETTINGS.prior_scale, SETTINGS.leaf_playouts, SETTINGS.leaf_policy.params(), 0.0)
 
     def tree(at=position, moves=root, game_numbers=own):
         return _partner.Tree(at, moves, SETTINGS.mcts.numbers(), game_numbers, 1, 100, 1000)
@@ -120,15 +144,22 @@ def test_bad_input_to_the_tree_is_an_error_not_a_crash():
         tree(moves=[root[0], (taken, 1.0)])
     with pytest.raises(ValueError, match="not a legal move"):
         tree(moves=[(-1, 1.0)])  # a pass, where placements fit
-    for bad in ((0.0, 4, own[2]), (3.0, 0, own[2]), (3.0, 65, own[2])):
+    for bad in ((0.0, 4, own[2], 0.0), (3.0, 0, own[2], 0.0), (3.0, 65, own[2], 0.0), (3.0, 4, own[2], 1.5)):
         with pytest.raises(ValueError, match="tree settings: prior_scale"):
             tree(game_numbers=bad)
     with pytest.raises(ValueError):
-        tree(game_numbers=(3.0, 4, own[2][:3]))  # too few policy numbers
-    scoring = game_from_position("isaac a1g1,i0i2,c4e4/h0h2,a6c6 3444455566/3444555667 d - score 30/20")
+        tree(game_numbers=(3.0, 4, own[2][:3], 0.0))  # too few policy numbers
+    scoring = partner.position_tuple(SCORING)
+    removals = [(partner.tree_code(m), 1.0) for m in SCORING.legal_moves()]
+    tree(at=scoring, moves=removals)  # every legal removal is a root move
     with pytest.raises(ValueError, match="not a legal move"):
-        tree(at=partner.position_tuple(scoring), moves=[(0, 1.0)])  # the tree is the placement phase's
+        tree(at=scoring, moves=[(0, 1.0)])  # a placement in the scoring phase
+    own = SCORING.pieces(SCORING.turn)[0].index
+    theirs = SCORING.pieces(1 - SCORING.turn)[0].index
+    for bad in (len(SEGMENTS) + own * 1024 + 999, len(SEGMENTS) + theirs * 1024 + 40, len(SEGMENTS) + 700 * 1024):
+        with pytest.raises(ValueError, match="not a legal move"):
+            tree(at=scoring, moves=[(bad, 1.0)])  # a score the piece cannot earn, the opponent's piece, no piece
     with pytest.raises(ValueError, match="placement phase"):
-        _partner.guesses(partner.position_tuple(scoring))
-    with pytest.raises(ValueError, match="not a placement-phase move"):
-        partner.placement_code(object())  # type: ignore[arg-type]
+        _partner.guesses(scoring)
+    with pytest.raises(ValueError, match="not an ISAAC move"):
+        partner.tree_code(object())  # type: ignore[arg-type]

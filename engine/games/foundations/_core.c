@@ -408,7 +408,7 @@ static double tree_game_end(const TreeGame *g, const Pos *p, int color, int *out
     return end_value(g, p, color, outcome);
 }
 
-static int tree_game_expands(const Pos *p) { return 1; }
+static int tree_game_expands(const TreeGame *g, const Pos *p) { return 1; }
 
 /* The best `keep` cheap guesses, weights exp((guess - best) / temperature) (native.ordered_moves). */
 static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes, double *weights) {

@@ -20,16 +20,21 @@
 #define TREE_TYPE_NAME "engine.games.isaac._partner.Tree"
 
 typedef struct {
-    double prior_scale, prm[NPARAMS];
+    double prior_scale, prm[NPARAMS], removal_decay;
     int playouts;
 } TreeGame;
+
+/* A removal's code: after the placements' (the segment), NSEG + segment x 1024 + the new score. */
+#define REMOVAL_CODE(seg, score) (NSEG + (seg) * 1024 + (score))
 
 /* game: (prior_scale, playouts a leaf, the leaf playouts' params), as engine/games/isaac/partner.tree_game gives. */
 static int tree_game_read(PyObject *settings, TreeGame *g) {
     PyObject *params;
-    if (!PyArg_ParseTuple(settings, "diO", &g->prior_scale, &g->playouts, &params)) return -1;
-    if (!(g->prior_scale > 0) || g->playouts < 1 || g->playouts > MAX_LEAF_PLAYOUTS) {
-        PyErr_Format(PyExc_ValueError, "tree settings: prior_scale above 0 and 1 to %d playouts a leaf",
+    if (!PyArg_ParseTuple(settings, "diOd", &g->prior_scale, &g->playouts, &params, &g->removal_decay)) return -1;
+    if (!(g->prior_scale > 0) || g->playouts < 1 || g->playouts > MAX_LEAF_PLAYOUTS ||
+        !(g->removal_decay >= 0 && g->removal_decay <= 1)) {
+        PyErr_Format(PyExc_ValueError,
+                     "tree settings: prior_scale above 0, 1 to %d playouts a leaf, removal_decay 0 to 1",
                      MAX_LEAF_PLAYOUTS);
         return -1;
     }
@@ -49,7 +54,9 @@ static double tree_game_end(const TreeGame *g, const Pos *p, int color, int *out
     return won ? 1.0 : 0.0;
 }
 
-static int tree_game_expands(const Pos *p) { return !p->scoring; }
+/* A node in the scoring phase gets the partner's removal candidates when removal_decay is above 0, else it
+ * stays a leaf. */
+static int tree_game_expands(const TreeGame *g, const Pos *p) { return !p->scoring || g->removal_decay > 0; }
 
 typedef struct {
     double guess;
@@ -81,6 +88,18 @@ static int placement_guesses(const Pos *p, Guess *out) {
 }
 
 static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes, double *weights) {
+    if (p->scoring) { /* the partner's removal candidates, priors removal_decay ** i */
+        Move found[MAX_ARMS];
+        int n = removal_candidates(p, g->prm, found);
+        if (n > keep) n = keep;
+        if (n == 1 && found[0].seg < 0) return 0;
+        double w = 1.0;
+        for (int i = 0; i < n; i++, w *= g->removal_decay) {
+            codes[i] = REMOVAL_CODE(found[i].seg, found[i].score);
+            weights[i] = w;
+        }
+        return n;
+    }
     Guess guesses[MAXMOVES];
     int count = placement_guesses(p, guesses);
     if (count > keep) count = keep;
@@ -91,9 +110,25 @@ static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes
     return count;
 }
 
-/* A placement (the segment's code) or, with none, a pass (-1): the only moves of the placement phase. */
+/* Whether `code` is a legal removal: an own removable piece, a new score its points allow. */
+static int legal_removal(const Pos *p, int code) {
+    int seg = (code - NSEG) / 1024, t = (code - NSEG) % 1024, me = p->turn, owned = 0;
+    if (seg >= NSEG) return 0;
+    for (int i = 0; i < p->npieces[me]; i++) owned |= p->pieces[me][i] == seg;
+    u128 counters = counter_mask(p);
+    if (!owned || !removable(p, me, seg, counters)) return 0;
+    return score_allowed(p, t, p->scores[me] + earned(p, seg, counters));
+}
+
+/* A placement (the segment's code) or, with none, a pass (-1) in the placement phase; a removal (or the pass the
+ * partner's candidates offer when there is none) in the scoring phase. */
 static int tree_game_legal(const TreeGame *g, const Pos *p, int code) {
-    if (p->scoring) return 0;
+    if (p->scoring) {
+        if (code >= NSEG) return legal_removal(p, code);
+        Move found[MAX_ARMS];
+        return code == -1 && removal_candidates(p, g->prm, found) == 1 && found[0].seg < 0;
+    }
+    if (code >= NSEG) return 0;
     Move all[MAXMOVES];
     int n = placements(p, all);
     if (code == -1) return n == 0;
@@ -104,6 +139,7 @@ static int tree_game_legal(const TreeGame *g, const Pos *p, int code) {
 
 static void tree_game_play(Pos *p, int code) {
     Move m = {code, -1};
+    if (code >= NSEG) m = (Move){(code - NSEG) / 1024, (code - NSEG) % 1024};
     play(p, &m);
 }
 

@@ -124,26 +124,34 @@ def moves_left(game: Any) -> int:
     return int(sum(game.hand(me))) // 2 + len(game.pieces(me)) // 2 + 8
 
 
-def placement_code(move: Move) -> int:
-    """The tree's code of a placement-phase move: the segment's index, -1 for a pass."""
+def tree_code(move: Move) -> int:
+    """The tree's code of a move: a placement's segment index, -1 for a pass, NSEG + segment index x 1024 + new
+    score for a removal (_tree_game.h)."""
     if move == PASS:
         return -1
-    if not isinstance(move, Place):
-        raise ValueError(f"{move} is not a placement-phase move (a placement or a pass)")
-    return move.segment.index
+    if isinstance(move, Place):
+        return move.segment.index
+    if isinstance(move, Remove):
+        return len(SEGMENTS) + move.segment.index * 1024 + move.score
+    raise ValueError(f"{move} is not an ISAAC move (a placement, a removal or a pass)")
 
 
-def placement_move(code: int) -> Move:
-    """The move of a tree's code (placement_code's inverse)."""
-    return PASS if code < 0 else PLACE[code]
+def tree_move(code: int) -> Move:
+    """The move of a tree's code (tree_code's inverse)."""
+    if code < 0:
+        return PASS
+    if code < len(SEGMENTS):
+        return PLACE[code]
+    return Remove(SEGMENTS[(code - len(SEGMENTS)) // 1024], (code - len(SEGMENTS)) % 1024)
 
 
 def new_tree(game: Any, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
-             playouts: int, settings: PartnerSettings, seed: int, max_nodes: int = TREE_NODES,
+             playouts: int, settings: PartnerSettings, removal_decay: float, seed: int, max_nodes: int = TREE_NODES,
              max_slots: int = TREE_SLOTS) -> CTree:
-    """A C search tree over the placement phase from `game`, whose root has the candidates `root` (move, prior
+    """A C search tree from `game` (in the placement phase), whose root has the candidates `root` (move, prior
     weight): `mcts` the tree's numbers (MCTSSettings.numbers), priors exp(guess / prior_scale), leaves the mean
-    of `playouts` playouts with the policy `settings`."""
-    tree: CTree = core().Tree(position_tuple(game), [(placement_code(m), p) for m, p in root], mcts,
-                             (prior_scale, playouts, settings.params()), seed, max_nodes, max_slots)
+    of `playouts` playouts with the policy `settings`; the scoring phase's nodes get the partner's removal
+    candidates with priors removal_decay ** i, or (removal_decay 0) stay leaves."""
+    tree: CTree = core().Tree(position_tuple(game), [(tree_code(m), p) for m, p in root], mcts,
+                              (prior_scale, playouts, settings.params(), removal_decay), seed, max_nodes, max_slots)
     return tree

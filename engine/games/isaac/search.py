@@ -7,14 +7,16 @@ leaf is valued by a few playouts to the end of the game in the `fastmc` partner'
 C core (partner.py), whose policy plans the scoring phase's new scores: who starts
 the scoring race, and how it is run, decide many games, which a static look at a
 placement position cannot see. Where that core is built the whole tree runs in it
-(engine/games/isaac/_tree_game.h: several times the simulations; a node that
-reaches the scoring phase stays a leaf valued by its playouts). Without that core (or with leaf_playout_mix below
+(engine/games/isaac/_tree_game.h: several times the simulations), on through the
+scoring phase's removals (the partner's candidates, its playouts as leaves), and the
+scoring phase's own moves are searched by that tree too (settings.tree_removals,
+tree_scoring). Without that core (or with leaf_playout_mix below
 1) a leaf is also valued by placing on to the end of the placement phase (each
 side the longest of a few random placements) and judging the scoring phase's
 start: the scoring evaluation, with a tempo for the side that removes first.
 Once the tree itself reaches the scoring phase the scoring evaluation takes over.
 
-Scoring (a handful of worthwhile removals each turn, a race to 100):
+Scoring without that core (a handful of worthwhile removals each turn, a race to 100):
 iterative-deepening alpha-beta on the removal candidates (full score, blocks,
 multiplier set-ups), exact at game ends, static evaluation at the horizon, with
 a transposition table keyed by IsaacGame.scoring_key.
@@ -199,15 +201,17 @@ class IsaacSearcher:
 
     def choose(self, game: Game, ctx: SearchContext[IsaacSettings], rng: random.Random) -> tuple[Move, Info]:
         isaac = _isaac(game)
-        if isaac.phase is Phase.SCORE:
-            return choose_scoring(isaac, ctx)
         settings = ctx.settings
+        in_c = partner.AVAILABLE and settings.leaf_playouts and settings.leaf_playout_mix >= 1
+        if isaac.phase is Phase.SCORE and not (in_c and settings.tree_scoring):
+            return choose_scoring(isaac, ctx)
         knowledge = IsaacKnowledge(settings)
         root = knowledge.candidates(isaac)
-        if partner.AVAILABLE and settings.leaf_playouts and settings.leaf_playout_mix >= 1 and len(root) > 1:
+        if in_c and len(root) > 1:
+            decay = settings.removal_prior_decay if settings.tree_removals or settings.tree_scoring else 0.0
             tree = partner.new_tree(isaac, root, settings.mcts.numbers(), settings.prior_scale, settings.leaf_playouts,
-                                    settings.leaf_policy, rng.getrandbits(64))
-            return run_tree(tree, ctx, partner.placement_move, playouts=False)
+                                    settings.leaf_policy, decay, rng.getrandbits(64))
+            return run_tree(tree, ctx, partner.tree_move, playouts=False)
         return run_mcts(isaac, knowledge, ctx, rng, root, settings.mcts)
 
 

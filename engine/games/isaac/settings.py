@@ -35,6 +35,13 @@ class IsaacSettings:
     to the scoring phase and the evaluation there (also the whole value where the core is not built)."""
     removal_prior_decay: float = 0.8
     """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
+    tree_removals: bool = True
+    """The C tree (where the partner's core is built) also searches the scoring phase's removals below the
+    placements: the partner's candidates (at most its `removals`), priors removal_prior_decay ** i, leaves by its
+    playouts; False: a node there stays a leaf, valued by the playouts at each visit."""
+    tree_scoring: bool = True
+    """A move in the scoring phase is searched by the C tree too (with tree_removals' candidates and leaves) where
+    the partner's core is built; False (and without the core): by the alpha-beta over the removal candidates."""
     scoring_wide_plies: int = 64
     """The scoring phase's alpha-beta searches the wide removal candidates (multiplier set-ups too)
     up to this ply below the root, the narrow ones (full score, best block) deeper."""
