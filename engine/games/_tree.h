@@ -25,7 +25,9 @@
  *     -1 lost, 0 drawn);
  *   tree_game_expands(g, p): whether a node there gets candidates (else it stays a leaf, valued at each visit);
  *   tree_game_moves(g, p, keep, codes, weights): the best `keep` candidates with prior weights, best first
- *     (0: the mover must pass); tree_game_legal(g, p, code); tree_game_play(p, code) (-1 is a pass);
+ *     (0: the mover must pass); tree_game_first_illegal(g, p, codes, count): the index of the first code
+ *     that is not a legal move at p, -1 when all are (the moves listed once for the whole root);
+ *     tree_game_play(p, code) (-1 is a pass);
  *   tree_game_leaf(g, p, rng, &nodes): the side to move's value of an unfinished position, adding the
  *     positions a playout reached to `nodes`.
  */
@@ -319,13 +321,13 @@ static int read_root(Tree *t, PyObject *root, int *codes, double *priors) {
             Py_DECREF(fast);
             return -1;
         }
-        if (!tree_game_legal(&t->game, &t->root, codes[i])) {
-            PyErr_Format(PyExc_ValueError, "root candidate %zd (code %d) is not a legal move here", i, codes[i]);
-            Py_DECREF(fast);
-            return -1;
-        }
     }
     Py_DECREF(fast);
+    int bad = tree_game_first_illegal(&t->game, &t->root, codes, (int)count);
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError, "root candidate %d (code %d) is not a legal move here", bad, codes[bad]);
+        return -1;
+    }
     return (int)count;
 }
 

@@ -421,12 +421,16 @@ static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes
     return count;
 }
 
-static int tree_game_legal(const TreeGame *g, const Pos *p, int code) {
-    int count = cheap_guesses(p, g->guesses);
-    if (code == -1) return count == 0;
-    for (int i = 0; i < count; i++)
-        if (g->guesses[i].seg * 16 + g->guesses[i].level == code) return 1;
-    return 0;
+/* The legal placements listed once (cheap_guesses), then each code looked up; a pass only with none. */
+static int tree_game_first_illegal(const TreeGame *g, const Pos *p, const int *codes, int count) {
+    unsigned char legal[NSEG * 16] = {0};
+    int n = cheap_guesses(p, g->guesses);
+    for (int i = 0; i < n; i++) legal[g->guesses[i].seg * 16 + g->guesses[i].level] = 1;
+    for (int i = 0; i < count; i++) {
+        int code = codes[i];
+        if (code == -1 ? n != 0 : (code < 0 || code >= NSEG * 16 || !legal[code])) return i;
+    }
+    return -1;
 }
 
 static void tree_game_play(Pos *p, int code) {

@@ -80,8 +80,7 @@ def ordered_moves(game: FoundationsGame, keep: int, temperature: float) -> list[
     rows = _core.ordered(position_tuple(game), keep, temperature)
     if not rows:
         return [(PASS, 1.0)]
-    places = _PLACES
-    return [(places[code] or _place(code), prior) for code, prior in rows]
+    return [(move_of(code), prior) for code, prior in rows]
 
 
 def model(game: FoundationsGame) -> float:

@@ -20,4 +20,4 @@ def guesses(position: tuple[object, ...]) -> list[tuple[int, float]]: ...
 
 def Tree(position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
          game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> CTree:
-    """A search tree (engine/games/_tree.h) over ISAAC's placement phase (_tree_game.h)."""
+    """A search tree (engine/games/_tree.h) over ISAAC (_tree_game.h)."""

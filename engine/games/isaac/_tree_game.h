@@ -1,5 +1,5 @@
-/* ISAAC's part of a search tree in C (engine/games/_tree.h): the placement phase over the partner
- * core's position, with the search's placement guess for priors and the partner's playouts for leaves.
+/* ISAAC's part of a search tree in C (engine/games/_tree.h) over the partner core's position: the search's
+ * placement guess and the partner's removal candidates for priors, the partner's playouts for leaves.
  *
  * Why: ISAAC's placement MCTS spent most of a simulation in Python (selection, IsaacGame's moves, the
  * guesses of up to 600 placements) and a fraction in its leaves (the partner's playouts, already C).
@@ -8,10 +8,10 @@
  * The candidates are knowledge.placement_candidates' (what a piece adds to the lines it touches: its
  * value x the pieces on its line, plus the values of own pieces along the lines it touches minus the
  * opponent's, plus half its value), best first, ties in the rules' order, prior weights
- * exp((guess - best) / prior_scale) as search.candidates gives them. A node in the scoring phase is not
- * expanded: it stays a leaf, valued at each visit by `playouts` new playouts (IsaacKnowledge values the
- * placement phase's leaves so; the Python tree also searches the removals, with a static evaluation). A
- * leaf's value is the mean result of the partner's playouts for its side to move (partner.leaf).
+ * exp((guess - best) / prior_scale) as search.candidates gives them. A node in the scoring phase gets the
+ * partner's removal candidates, prior weights removal_decay ** i (with removal_decay 0 it stays a leaf,
+ * valued at each visit by new playouts). A leaf's value is the mean result of `playouts` of the partner's
+ * playouts for its side to move (partner.leaf).
  */
 #ifndef ISAAC_TREE_GAME_H
 #define ISAAC_TREE_GAME_H
@@ -27,7 +27,7 @@ typedef struct {
 /* A removal's code: after the placements' (the segment), NSEG + segment x 1024 + the new score. */
 #define REMOVAL_CODE(seg, score) (NSEG + (seg) * 1024 + (score))
 
-/* game: (prior_scale, playouts a leaf, the leaf playouts' params), as engine/games/isaac/partner.tree_game gives. */
+/* game: (prior_scale, playouts a leaf, the leaf playouts' params, removal_decay), as partner.new_tree gives them. */
 static int tree_game_read(PyObject *settings, TreeGame *g) {
     PyObject *params;
     if (!PyArg_ParseTuple(settings, "diOd", &g->prior_scale, &g->playouts, &params, &g->removal_decay)) return -1;
@@ -120,21 +120,25 @@ static int legal_removal(const Pos *p, int code) {
     return score_allowed(p, t, p->scores[me] + earned(p, seg, counters));
 }
 
-/* A placement (the segment's code) or, with none, a pass (-1) in the placement phase; a removal (or the pass the
- * partner's candidates offer when there is none) in the scoring phase. */
-static int tree_game_legal(const TreeGame *g, const Pos *p, int code) {
+/* The moves listed once: a placement (the segment's code) or, with none, a pass (-1) in the placement phase;
+ * a legal removal (or the pass the partner's candidates offer when there is none) in the scoring phase. */
+static int tree_game_first_illegal(const TreeGame *g, const Pos *p, const int *codes, int count) {
     if (p->scoring) {
-        if (code >= NSEG) return legal_removal(p, code);
         Move found[MAX_ARMS];
-        return code == -1 && removal_candidates(p, g->prm, found) == 1 && found[0].seg < 0;
+        int pass_only = removal_candidates(p, g->prm, found) == 1 && found[0].seg < 0;
+        for (int i = 0; i < count; i++)
+            if (codes[i] >= NSEG ? !legal_removal(p, codes[i]) : !(codes[i] == -1 && pass_only)) return i;
+        return -1;
     }
-    if (code >= NSEG) return 0;
     Move all[MAXMOVES];
+    unsigned char legal[NSEG] = {0};
     int n = placements(p, all);
-    if (code == -1) return n == 0;
-    for (int i = 0; i < n; i++)
-        if (all[i].seg == code) return 1;
-    return 0;
+    for (int i = 0; i < n; i++) legal[all[i].seg] = 1;
+    for (int i = 0; i < count; i++) {
+        int code = codes[i];
+        if (code == -1 ? n != 0 : (code < 0 || code >= NSEG || !legal[code])) return i;
+    }
+    return -1;
 }
 
 static void tree_game_play(Pos *p, int code) {
