@@ -83,6 +83,14 @@ class EngineCgroup:
         except (OSError, ValueError):
             return []
 
+    def populated(self) -> bool:
+        """Whether a live process is still in the cgroup (`cgroup.events`); False once it is gone."""
+        try:
+            events = (self.path / "cgroup.events").read_text()
+        except OSError:
+            return False
+        return "populated 1" in events
+
     def limit_cores(self, cores: tuple[int, ...]) -> bool:
         """Keep every member on `cores` and within their CPU time; False when the controllers are
         not delegated here (the caller then pins with sched_setaffinity)."""

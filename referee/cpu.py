@@ -26,6 +26,7 @@ does neither (engines run as the OS schedules them). docs/hosting.md says what i
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import os
 import signal
@@ -161,7 +162,8 @@ def kill_controlled(pgids: Iterable[int] | None = None) -> None:
         control.pausable = False
         if control.cgroup is not None:
             control.cgroup.kill()
-            _LEFT.append(control.cgroup)
+            with _LIVE_LOCK:
+                _LEFT.append(control.cgroup)
             control.cgroup = None
         if control._guard is not None:
             control._guard.drop_group(control.pgid)
@@ -259,8 +261,19 @@ class CpuControl:
         self.pausable = False
         self.resume()
 
+    async def forget_when_empty(self, timeout: float = 1.0) -> None:
+        """`forget`, after giving the cgroup's killed members up to `timeout` s to exit: SIGKILL is
+        delivered at once but a process takes a while to die, and its cgroup cannot be removed before."""
+        if self.cgroup is not None:
+            self.cgroup.kill()
+            deadline = time.monotonic() + timeout
+            while self.cgroup.populated() and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+        self.forget()
+
     def forget(self) -> None:
-        """The group is gone: remove the cgroup, unregister from the watchdog."""
+        """The group is gone: remove the cgroup (or keep it for later if a member is still dying),
+        remove the ones kept earlier that are empty now, unregister from the watchdog."""
         with _LIVE_LOCK:
             _LIVE.pop(self.pgid, None)
         if self.cgroup is not None:
@@ -269,8 +282,11 @@ class CpuControl:
                 if self._guard is not None:
                     self._guard.drop_cgroup(self.cgroup.path)
             else:
-                _LEFT.append(self.cgroup)
+                with _LIVE_LOCK:
+                    _LEFT.append(self.cgroup)
             self.cgroup = None
+        with _LIVE_LOCK:
+            _LEFT[:] = [c for c in _LEFT if c.populated() or not c.remove()]
         if self._guard is not None:
             self._guard.drop_group(self.pgid)
 

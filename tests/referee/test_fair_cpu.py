@@ -17,6 +17,7 @@ import time
 import pytest
 
 from protocol.messages import PositionCommand
+from referee import cpu
 from referee.cli import main
 from referee.cpu import CorePlan, cgroup_root, group_pids, plan_cores, usable_cores
 from referee.engine_process import EngineSpec
@@ -129,10 +130,40 @@ def test_children_that_leave_the_process_group_are_paused_with_the_engine():
         assert cpu_ticks(escaped) - before <= 2
         cgroup = process.cpu.cgroup.path
         await player.quit()
-        assert wait_for(lambda: not cgroup.exists())
+        assert not cgroup.exists()   # quit waits for the killed members to die, then removes it
         assert wait_for(lambda: all(state(p) in ("", "Z") for p in escaped))
 
     asyncio.run(scenario())
+
+
+@pytest.mark.skipif(cgroup_root() is None, reason="cgroup v2 is not writable here (docs/hosting.md: not guaranteed)")
+def test_a_cgroup_kept_while_a_member_lived_is_removed_when_a_later_engine_ends():
+    root = cgroup_root()
+    assert root is not None
+    kept = root.engine(f"kept-{os.getpid()}")
+    assert kept is not None
+    sleeper = subprocess.Popen(["sleep", "30"])
+    try:
+        assert kept.add(sleeper.pid) and kept.populated()
+        cpu._LEFT.append(kept)
+
+        async def one_engine() -> None:
+            player = EnginePlayer(hog(0), fair_cpu="auto")
+            await player.start()
+            await player.quit()
+
+        asyncio.run(one_engine())
+        assert kept.path.exists() and kept in cpu._LEFT   # a live member: kept, not killed
+        sleeper.kill()
+        sleeper.wait()
+        assert wait_for(lambda: not kept.populated())
+        asyncio.run(one_engine())
+        assert not kept.path.exists() and kept not in cpu._LEFT
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        kept.kill()
+        kept.remove()
 
 
 @pytest.mark.skipif(len(usable_cores()) < 2, reason="one core: no core to give a game")
