@@ -149,6 +149,8 @@ def test_bad_input_to_the_tree_is_an_error_not_a_crash():
             tree(game_numbers=bad)
     with pytest.raises(ValueError):
         tree(game_numbers=(3.0, 4, own[2][:3], 0.0))  # too few policy numbers
+    with pytest.raises(TypeError, match="tree settings: a tuple, not list"):
+        tree(game_numbers=list(own))
     scoring = partner.position_tuple(SCORING)
     removals = [(partner.tree_code(m), 1.0) for m in SCORING.legal_moves()]
     tree(at=scoring, moves=removals)  # every legal removal is a root move
