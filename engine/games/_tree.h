@@ -343,6 +343,11 @@ static PyObject *tree_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
         PyErr_SetString(PyExc_ValueError, "a tree holds at least 2 nodes and 1 slot");
         return NULL;
     }
+    if (!PyTuple_Check(mcts) || !PyTuple_Check(game)) {
+        PyErr_Format(PyExc_TypeError, "%s settings: a tuple, not %.100s", PyTuple_Check(mcts) ? "tree" : "mcts",
+                     Py_TYPE(PyTuple_Check(mcts) ? game : mcts)->tp_name);
+        return NULL;
+    }
     PyTree *self = (PyTree *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     Tree *t = &self->tree;

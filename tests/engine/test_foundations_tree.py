@@ -159,6 +159,10 @@ def test_bad_input_to_the_tree_is_an_error_not_a_crash():
         tree(game_numbers=own[:7] + (WEIGHTS[:3],) + own[8:])
     with pytest.raises(TypeError):
         tree(numbers=mcts[:5])
+    with pytest.raises(TypeError, match="mcts settings: a tuple, not list"):
+        tree(numbers=list(mcts))
+    with pytest.raises(TypeError, match="tree settings: a tuple, not list"):
+        tree(game_numbers=list(own))
     with pytest.raises(ValueError, match="at least 2 nodes"):
         tree(max_nodes=1)
     finished = (0, (0, 1), (0,) * 8, (0,) * 8, [], [], 1, 1, 0, 0)

@@ -30,7 +30,6 @@ typedef struct {
 /* game: (prior_scale, playouts a leaf, the leaf playouts' params, removal_decay), as partner.new_tree gives them. */
 static int tree_game_read(PyObject *settings, TreeGame *g) {
     PyObject *params;
-    if (require_tuple(settings, "tree settings") < 0) return -1;
     if (!PyArg_ParseTuple(settings, "diOd", &g->prior_scale, &g->playouts, &params, &g->removal_decay)) return -1;
     if (!(g->prior_scale > 0) || g->playouts < 1 || g->playouts > MAX_LEAF_PLAYOUTS ||
         !(g->removal_decay >= 0 && g->removal_decay <= 1)) {
