@@ -146,11 +146,14 @@ def test_a_deterministic_engine_is_reported_repeating_its_games(tmp_path, capsys
 
 
 def test_a_forfeit_is_counted_and_shown(tmp_path, capsys, engine_dir):
-    assert main(["book", "--game", "hari", "--rejudge", str(_small_book(tmp_path, 1)), *RANDOM, "-engine",
+    book = tmp_path / "one.txt"
+    book.write_text("# two plies: the crashing engine gets its third `go` in both games of the pair\n"
+                    "a6a9 j6j9\n")
+    assert main(["book", "--game", "hari", "--rejudge", str(book), *RANDOM, "-engine",
                  "name=crash", f"cmd={sys.executable} {BAD_ENGINES / 'crash_mid_game.py'}", "--pairs", "1",
                  "--max-gap", "0.5", "-o", str(tmp_path / "out.txt")]) == 0
     out = capsys.readouterr().out
-    assert "forfeits 1" in out and "1 games ended by a forfeit" in out
+    assert "random 2/2" in out and "forfeits 2" in out and "2 games ended by a forfeit" in out
 
 
 @pytest.mark.parametrize("argv, message", [
