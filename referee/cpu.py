@@ -146,7 +146,8 @@ def cgroup_root() -> CgroupRoot | None:
 
 
 _LEFT: list[EngineCgroup] = []
-"""Engine cgroups not empty yet when their engine ended (a member still dying): removed at exit."""
+"""Engine cgroups not empty yet when their engine ended (a member still dying): removed once empty, when a
+later engine ends, and at exit."""
 _LIVE: dict[int, CpuControl] = {}
 """Every engine under control, by process group."""
 _LIVE_LOCK = threading.Lock()
@@ -286,8 +287,11 @@ class CpuControl:
                     _LEFT.append(self.cgroup)
             self.cgroup = None
         with _LIVE_LOCK:
-            _LEFT[:] = [c for c in _LEFT if c.populated() or not c.remove()]
+            removed = [c for c in _LEFT if not c.populated() and c.remove()]
+            _LEFT[:] = [c for c in _LEFT if c not in removed]
         if self._guard is not None:
+            for cgroup in removed:
+                self._guard.drop_cgroup(cgroup.path)
             self._guard.drop_group(self.pgid)
 
 
