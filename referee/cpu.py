@@ -155,8 +155,8 @@ _LIVE_LOCK = threading.Lock()
 
 def kill_controlled(pgids: Iterable[int] | None = None) -> None:
     """From any thread: SIGKILL everything in the cgroups of these engine groups (all when None; the
-    caller kills the groups themselves) and forget them; the cgroups are removed at exit, since
-    their engines' event loop may never run again."""
+    caller kills the groups themselves) and forget them; the cgroups are removed once empty when a later
+    engine ends, or at exit, since their engines' event loop may never run again."""
     with _LIVE_LOCK:
         controls = [_LIVE.pop(pgid) for pgid in (list(_LIVE) if pgids is None else pgids) if pgid in _LIVE]
     for control in controls:
@@ -262,29 +262,20 @@ class CpuControl:
         self.pausable = False
         self.resume()
 
-    async def forget_when_empty(self, timeout: float = 1.0) -> None:
-        """`forget`, after giving the cgroup's killed members up to `timeout` s to exit: SIGKILL is
-        delivered at once but a process takes a while to die, and its cgroup cannot be removed before."""
+    async def forget(self, timeout: float = 1.0) -> None:
+        """The group is gone: kill what is left in its cgroup and give it up to `timeout` s to exit (SIGKILL
+        is delivered at once, but a process takes a while to die, and its cgroup cannot be removed before);
+        then remove that cgroup and those kept earlier that are empty now (one still not empty is kept for
+        later), and unregister from the watchdog."""
+        with _LIVE_LOCK:
+            _LIVE.pop(self.pgid, None)
         if self.cgroup is not None:
             self.cgroup.kill()
             deadline = time.monotonic() + timeout
             while self.cgroup.populated() and time.monotonic() < deadline:
                 await asyncio.sleep(0.01)
-        self.forget()
-
-    def forget(self) -> None:
-        """The group is gone: remove the cgroup (or keep it for later if a member is still dying),
-        remove the ones kept earlier that are empty now, unregister from the watchdog."""
-        with _LIVE_LOCK:
-            _LIVE.pop(self.pgid, None)
-        if self.cgroup is not None:
-            self.cgroup.kill()
-            if self.cgroup.remove():
-                if self._guard is not None:
-                    self._guard.drop_cgroup(self.cgroup.path)
-            else:
-                with _LIVE_LOCK:
-                    _LEFT.append(self.cgroup)
+            with _LIVE_LOCK:
+                _LEFT.append(self.cgroup)
             self.cgroup = None
         with _LIVE_LOCK:
             removed = [c for c in _LEFT if not c.populated() and c.remove()]

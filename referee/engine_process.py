@@ -480,7 +480,7 @@ class EngineProcess:
         finally:
             _LIVE_GROUPS.discard(pgid)
             if self.cpu is not None:
-                await self.cpu.forget_when_empty()
+                await self.cpu.forget()
             self._close()
         return proc.returncode
 

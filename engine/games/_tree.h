@@ -31,8 +31,8 @@
  *   tree_game_leaf(g, p, rng, &nodes): the side to move's value of an unfinished position, adding the
  *     positions a playout reached to `nodes`.
  */
-#ifndef ISAAC_TREE_H
-#define ISAAC_TREE_H
+#ifndef GAMES_TREE_H
+#define GAMES_TREE_H
 
 typedef struct {
     double total, exact;   /* total: summed values for `mover`; exact: a game end's value for `mover` */

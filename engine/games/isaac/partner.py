@@ -148,8 +148,8 @@ def tree_move(code: int) -> Move:
 def new_tree(game: Any, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
              playouts: int, settings: PartnerSettings, removal_decay: float, seed: int, max_nodes: int = TREE_NODES,
              max_slots: int = TREE_SLOTS) -> CTree:
-    """A C search tree from `game` (in the placement phase), whose root has the candidates `root` (move, prior
-    weight): `mcts` the tree's numbers (MCTSSettings.numbers), priors exp(guess / prior_scale), leaves the mean
+    """A C search tree from `game` (either phase), whose root has the candidates `root` (move, prior weight):
+    `mcts` the tree's numbers (MCTSSettings.numbers), placement priors exp(guess / prior_scale), leaves the mean
     of `playouts` playouts with the policy `settings`; the scoring phase's nodes get the partner's removal
     candidates with priors removal_decay ** i, or (removal_decay 0) stay leaves."""
     tree: CTree = core().Tree(position_tuple(game), [(tree_code(m), p) for m, p in root], mcts,
