@@ -84,9 +84,9 @@ def plan_cores(concurrency: int, mode: str = "auto", cores: list[int] | None = N
 
 # -- pinning ------------------------------------------------------------------------------------
 
-def group_members(pgid: int) -> list[tuple[int, int, str]]:
-    """(pid, ppid, state) of every process in group `pgid`, zombies included (Linux /proc)."""
-    out: list[tuple[int, int, str]] = []
+def processes() -> list[tuple[int, int, int, str]]:
+    """(pid, ppid, pgid, state) of every process, zombies included (Linux /proc; empty elsewhere)."""
+    out: list[tuple[int, int, int, str]] = []
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -100,9 +100,14 @@ def group_members(pgid: int) -> list[tuple[int, int, str]]:
         except OSError:
             continue
         rest = stat[stat.rfind(b")") + 2:].split()
-        if len(rest) > 2 and int(rest[2]) == pgid:
-            out.append((int(entry), int(rest[1]), rest[0].decode()))
+        if len(rest) > 2:
+            out.append((int(entry), int(rest[1]), int(rest[2]), rest[0].decode()))
     return out
+
+
+def group_members(pgid: int) -> list[tuple[int, int, str]]:
+    """(pid, ppid, state) of every process in group `pgid`, zombies included (Linux /proc)."""
+    return [(pid, ppid, state) for pid, ppid, group, state in processes() if group == pgid]
 
 
 def group_pids(pgid: int) -> list[int]:
@@ -214,9 +219,23 @@ class CpuControl:
             _LIVE[pgid] = self
 
     def adopt_group(self) -> None:
-        """Put every process of the group in the engine's cgroup (those started before it was made)."""
-        if self.cgroup is not None:
-            self.cgroup.add_all(group_pids(self.pgid))
+        """Put the processes the engine started before its cgroup was made in it: every live process of its
+        group, and its descendants outside the group (a child that left the group at once, with setsid)."""
+        if self.cgroup is None:
+            return
+        table = processes()
+        children: dict[int, list[int]] = {}
+        for pid, ppid, _, state in table:
+            if state != "Z":
+                children.setdefault(ppid, []).append(pid)
+        found, todo = set(), [self.pgid]
+        while todo:
+            for child in children.get(todo.pop(), []):
+                if child not in found:
+                    found.add(child)
+                    todo.append(child)
+        found.update(pid for pid, _, group, state in table if group == self.pgid and state != "Z")
+        self.cgroup.add_all(sorted(found))
 
     def find_escaped(self) -> None:
         """The processes of the engine's cgroup outside its process group (read once a game)."""

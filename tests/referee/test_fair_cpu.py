@@ -137,6 +137,33 @@ def test_children_that_leave_the_process_group_are_paused_with_the_engine():
 
 
 @pytest.mark.skipif(cgroup_root() is None, reason="cgroup v2 is not writable here (docs/hosting.md: not guaranteed)")
+def test_children_that_left_the_group_before_the_cgroup_was_made_are_adopted():
+    """An engine that starts its setsid children in its first milliseconds, before the referee made its
+    cgroup (a spawn can take 40 ms where the referee's process is large): they are found by descent."""
+    engine = subprocess.Popen([sys.executable, str(HOG), "2", "setsid"], stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        def escaped_children() -> list[int]:
+            found = [pid for pid, ppid, group, state in cpu.processes() if ppid == engine.pid and state != "Z"]
+            return found if len(found) == 2 and all(os.getpgid(p) != engine.pid for p in found) else []
+
+        assert wait_for(lambda: bool(escaped_children()))
+        children = escaped_children()
+        control = cpu.CpuControl(engine.pid, "auto", True)
+        assert control.cgroup is not None and control.cgroup.members() == [engine.pid]
+        control.adopt_group()
+        control.find_escaped()
+        assert sorted(control.escaped) == sorted(children)
+        assert sorted(control.cgroup.members()) == sorted([engine.pid, *children])
+        path = control.cgroup.path
+        asyncio.run(control.forget())
+        assert not path.exists() and wait_for(lambda: all(state(p) in ("", "Z") for p in children))
+    finally:
+        engine.kill()
+        engine.wait()
+
+
+@pytest.mark.skipif(cgroup_root() is None, reason="cgroup v2 is not writable here (docs/hosting.md: not guaranteed)")
 def test_a_cgroup_kept_while_a_member_lived_is_removed_when_a_later_engine_ends():
     root = cgroup_root()
     assert root is not None
