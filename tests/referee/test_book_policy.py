@@ -50,6 +50,17 @@ def test_shipped_books_are_legal_varied_and_judged_and_played_close_to_even(game
                 assert length is not None and length <= (4 if ply < 2 else 5)
 
 
+def test_hari_book_is_drawn_from_the_shortest_placements():
+    """HARI's book was rebuilt by the current drawing (ISAAC's and FOUNDATIONS' keep the first
+    builder's: the heuristic's best moves). The first HARI book opened with 4s and 5s, so both sides
+    gave up their five 3s before the game began."""
+    for opening in read_opening_file("hari", str(shipped_book("hari"))):
+        position = new_game("hari")
+        for move in opening.moves:
+            assert move in {str(m) for m in shortest_placements(position)}, (opening.moves, move)
+            position.play(move)
+
+
 def test_a_trailing_comment_is_not_part_of_the_opening():
     opening = parse_opening_line("hari", "a0a2 j7j9  # cp +3 nodes 100")
     assert opening.moves == ("a0a2", "j7j9")
