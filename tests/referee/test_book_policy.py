@@ -52,8 +52,8 @@ def test_shipped_books_are_legal_varied_and_judged_and_played_close_to_even(game
 
 def test_hari_book_is_drawn_from_the_shortest_placements():
     """HARI's book was rebuilt by the current drawing (ISAAC's and FOUNDATIONS' keep the first
-    builder's: the heuristic's best moves). The first HARI book opened with 4s and 5s, so both sides
-    gave up their five 3s before the game began."""
+    builder's: the heuristic's best moves). In every opening of the first HARI book both sides
+    had given up their five 3s within the six plies."""
     for opening in read_opening_file("hari", str(shipped_book("hari"))):
         position = new_game("hari")
         for move in opening.moves:
