@@ -25,7 +25,7 @@ class IsaacSettings:
     playout_sample: int = 3
     """A playout's placement is the longest of this many uniformly drawn legal placements
     (value on the board is what scores; long pieces first, but not always the same spots)."""
-    leaf_playouts: int = 2
+    leaf_playouts: int = 1
     """Playouts to the game's end in C (partner.py's core, with leaf_policy) per placement leaf; 0: none."""
     leaf_policy: PartnerSettings = field(default_factory=PartnerSettings)
     """The policy of those playouts: the partner's own by default (more random ones won in self-play
