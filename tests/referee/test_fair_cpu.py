@@ -144,8 +144,8 @@ def test_children_that_left_the_group_before_the_cgroup_was_made_are_adopted():
                               stdout=subprocess.DEVNULL, start_new_session=True)
     try:
         def escaped_children() -> list[int]:
-            found = [pid for pid, ppid, group, state in cpu.processes() if ppid == engine.pid and state != "Z"]
-            return found if len(found) == 2 and all(os.getpgid(p) != engine.pid for p in found) else []
+            found = [(pid, group) for pid, ppid, group, state in cpu.processes() if ppid == engine.pid and state != "Z"]
+            return [pid for pid, _ in found] if len(found) == 2 and all(g != engine.pid for _, g in found) else []
 
         assert wait_for(lambda: bool(escaped_children()))
         children = escaped_children()
