@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import re
 
-from protocol.board import COLOR_LETTER, DARK, LIGHT, cell_name
 from protocol.game import Game
 from protocol.messages import whole_number
+from protocol.state import state_fields
 
 from .session import CommandError
 
@@ -83,25 +83,4 @@ def state_answer(game: Game, line: str) -> str:
     words = _words(line)
     if words:
         raise CommandError(f"state takes no arguments; found {words[0][0]!r} at column {words[0][1]}")
-    return "state " + json.dumps(state_fields(game), separators=(",", ":"))
-
-
-def state_fields(game: Game) -> dict[str, object]:
-    """The `state` object's fields (SPEC 9.11), read from ``Game.state()``."""
-    state = game.state()
-    outcome = state.outcome
-    return {
-        "game": state.game,
-        "position": state.position,
-        "over": outcome is not None,
-        "turn": COLOR_LETTER[state.turn],
-        "phase": str(state.phase),
-        "scores": list(outcome.scores if outcome else state.scores),
-        "hands": [list(state.hands[DARK]), list(state.hands[LIGHT])],
-        "passes": "".join(COLOR_LETTER[c] for c in state.passes) or "-",
-        "counters": None if state.counters is None else
-                    [None if c is None else cell_name(c) for c in state.counters],
-        "result": outcome.text if outcome else None,
-        "termination": str(outcome.termination) if outcome else None,
-        "reason": outcome.reason if outcome else None,
-    }
+    return "state " + json.dumps(state_fields(game.state()), separators=(",", ":"))

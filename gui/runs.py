@@ -17,9 +17,9 @@ from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any
 
-from engine.answers import state_fields
 from protocol import game_from_position
 from protocol.errors import ArenaError
+from protocol.state import state_fields
 from referee.live import LIVE
 from referee.stats import EngineTotals, ranked
 from referee.store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError, check_record_line
@@ -219,7 +219,7 @@ def live_games(path: Path) -> list[dict[str, Any]]:
         try:
             moves = [str(m) for m in game.get("moves", [])]
             svg = board_svg_text(str(game["position"]), last_move=moves[-1] if moves else None)
-            state = state_fields(game_from_position(str(game["position"])))
+            state = state_fields(game_from_position(str(game["position"])).state())
         except (KeyError, ArenaError):
             continue
         out.append({"game_id": game.get("game_id"), "dark": game.get("dark"), "light": game.get("light"),
@@ -239,7 +239,7 @@ def replay(path: Path, game_id: object) -> dict[str, Any]:
         raise RunError(f"no game {str(game_id)[:20]} in this run")
     try:
         game = game_from_position(record["start_position"])
-        frames = [{"move": None, "position": game.position(), "by": None, "state": state_fields(game),
+        frames = [{"move": None, "position": game.position(), "by": None, "state": state_fields(game.state()),
                    "svg": board_svg_text(game.position())}]
         plies = [(m, None) for m in record.get("opening", [])] + \
                 [(m["move"], m.get("info")) for m in record.get("moves", [])]
@@ -247,7 +247,7 @@ def replay(path: Path, game_id: object) -> dict[str, Any]:
             by = "d" if game.turn == 0 else "l"
             game.play(move)
             position = game.position()
-            frames.append({"move": move, "position": position, "by": by, "info": info, "state": state_fields(game),
+            frames.append({"move": move, "position": position, "by": by, "info": info, "state": state_fields(game.state()),
                            "svg": board_svg_text(position, last_move=move)})
     except ArenaError as exc:
         raise RunError(f"game {game_id} cannot be replayed: {exc}") from None

@@ -121,22 +121,22 @@ def entry(name: str) -> GameEntry:
 
 
 register(GameEntry(
-    name="isaac", title="ISAAC", module="protocol.isaac", class_name="IsaacGame",
+    name="isaac", title="ISAAC", module="protocol.games.isaac.rules", class_name="IsaacGame",
     move_syntax=MoveSyntax.PLACE_REMOVE, move_help="c3c7, xc3c7:36 or pass",
     start=f"isaac -/- {_FULL}/{_FULL} d - place 0/0", phase_and_scores=True, measure="score {}",
-    step_joiner=":", step_expander="protocol.isaac_steps:isaac_steps",
+    step_joiner=":", step_expander="protocol.games.isaac.steps:isaac_steps",
 ))
 register(GameEntry(
-    name="foundations", title="FOUNDATIONS", module="protocol.foundations", class_name="FoundationsGame",
+    name="foundations", title="FOUNDATIONS", module="protocol.games.foundations.rules", class_name="FoundationsGame",
     move_syntax=MoveSyntax.PLACE_LEVEL, move_help="c3c7, c3c7^2 or pass",
     start=f"foundations -/- {_FULL}/{_FULL} d -", levels=True, lower_score_wins=True, measure="{} in hand",
     book_by_default=True,
 ))
 register(GameEntry(
-    name="hari", title="HARI", module="protocol.hari", class_name="HariGame",
+    name="hari", title="HARI", module="protocol.games.hari.rules", class_name="HariGame",
     move_syntax=MoveSyntax.SLIDE_PLAY, move_help="slides then a play, e.g. d4d8>d5d9,a0a2, or pass",
     start=f"hari -/- {_FULL}/{_FULL} d -", measure="{} on the board", book_by_default=True,
-    step_joiner=",", step_expander="protocol.hari_steps:hari_steps",
+    step_joiner=",", step_expander="protocol.games.hari.steps:hari_steps",
 ))
 
 __all__ = ["GameEntry", "MoveSyntax", "entries", "entry", "lookup", "names", "register", "unregister"]

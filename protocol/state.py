@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .board import COLOR_NAME, DARK, Segment
+from .board import COLOR_LETTER, COLOR_NAME, DARK, LIGHT, Segment, cell_name
 
 
 class Phase(StrEnum):
@@ -117,3 +117,24 @@ class GameState:
 
 
 __all__ = ["GameEnd", "GameState", "Hand", "Outcome", "Phase", "Piece", "hand_lengths"]
+
+
+def state_fields(state: GameState) -> dict[str, object]:
+    """The fields of the engine protocol's `state` answer (SPEC 9.11): what a GUI that knows no rules
+    reads of a position. The engine sends them; the GUI builds the same fields for replayed games."""
+    outcome = state.outcome
+    return {
+        "game": state.game,
+        "position": state.position,
+        "over": outcome is not None,
+        "turn": COLOR_LETTER[state.turn],
+        "phase": str(state.phase),
+        "scores": list(outcome.scores if outcome else state.scores),
+        "hands": [list(state.hands[DARK]), list(state.hands[LIGHT])],
+        "passes": "".join(COLOR_LETTER[c] for c in state.passes) or "-",
+        "counters": None if state.counters is None else
+                    [None if c is None else cell_name(c) for c in state.counters],
+        "result": outcome.text if outcome else None,
+        "termination": str(outcome.termination) if outcome else None,
+        "reason": outcome.reason if outcome else None,
+    }

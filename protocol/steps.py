@@ -10,7 +10,7 @@ by the choices of one step (never their product).
 
 This module knows no game. Each game's registry entry declares how its steps
 join into notation (``step_joiner``) and which function expands them
-(``step_expander``, e.g. protocol/hari_steps.py); a game that declares neither
+(``step_expander``, e.g. protocol/games/hari/steps.py); a game that declares neither
 has one-word moves, each legal move one completing step (``one_word_steps``).
 Legality is always the game module's (``check_move`` and its own queries); the
 expanders only walk it, with the helpers here (``Step``, ``checked``, ``segment``).

@@ -36,10 +36,10 @@ from engine.search.bandit import ucb1_pick
 from engine.search.timeman import TimeManager
 from engine.search.winchance import logistic
 from protocol import registry
-from protocol.foundations import FoundationsGame
 from protocol.game import Game
-from protocol.hari import HariGame
-from protocol.isaac import IsaacGame
+from protocol.games.foundations.rules import FoundationsGame
+from protocol.games.hari.rules import HariGame
+from protocol.games.isaac.rules import IsaacGame
 from protocol.messages import Info
 from protocol.moves import PASS, Move
 

@@ -29,10 +29,10 @@ from collections.abc import Callable
 
 from protocol import registry
 from protocol.board import VALUE, iter_placements
-from protocol.foundations import FoundationsGame
 from protocol.game import Game
-from protocol.hari import HariGame, SlideSet
-from protocol.isaac import IsaacGame
+from protocol.games.foundations.rules import FoundationsGame
+from protocol.games.hari.rules import HariGame, SlideSet
+from protocol.games.isaac.rules import IsaacGame
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Move, Place, Remove
 

@@ -34,10 +34,10 @@ from engine.games.foundations import ranking as foundations_ranking
 from engine.games.hari import ranking as hari_ranking
 from engine.games.isaac import ranking as isaac_ranking
 from protocol import registry
-from protocol.foundations import FoundationsGame
 from protocol.game import Game
-from protocol.hari import HariGame
-from protocol.isaac import IsaacGame
+from protocol.games.foundations.rules import FoundationsGame
+from protocol.games.hari.rules import HariGame
+from protocol.games.isaac.rules import IsaacGame
 from protocol.messages import Info
 from protocol.moves import PASS, Move
 

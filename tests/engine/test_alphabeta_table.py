@@ -15,7 +15,7 @@ import pytest
 from engine.games.isaac import knowledge as K
 from engine.games.isaac.search import choose_scoring, scoring_alpha_beta
 from engine.games.isaac.settings import IsaacSettings
-from protocol.isaac import IsaacGame
+from protocol.games.isaac.rules import IsaacGame
 from protocol.moves import Remove
 from protocol.state import Phase
 from tests.support.search import context

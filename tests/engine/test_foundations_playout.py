@@ -12,7 +12,7 @@ from engine.games.foundations.playout import LIST_MAX, draw_spots, play_out, pla
 from engine.games.foundations.settings import FoundationsSettings
 from protocol import new_game
 from protocol.board import H_START, V_START, segments_from_starts
-from protocol.foundations_scratch import FoundationsScratch
+from protocol.games.foundations.scratch import FoundationsScratch
 from protocol.moves import PASS, Place
 from tests.support.foundations_games import varied_games
 

@@ -10,7 +10,7 @@ import pytest
 from engine.games.isaac import knowledge as K
 from engine.games.isaac.search import _ab_candidates, choose_scoring, scoring_alpha_beta
 from engine.games.isaac.settings import IsaacSettings
-from protocol.isaac import IsaacGame
+from protocol.games.isaac.rules import IsaacGame
 from tests.engine.test_alphabeta_table import SCORING_STARTS, _random_scoring_starts
 from tests.support.search import context
 

@@ -20,7 +20,7 @@ from engine.games.isaac.settings import IsaacSettings
 from engine.search.ctree import CTree
 from protocol import game_from_position, new_game
 from protocol.board import SEGMENTS
-from protocol.isaac import IsaacGame
+from protocol.games.isaac.rules import IsaacGame
 from protocol.state import Phase
 from referee.book import shipped_book
 from referee.openings import read_opening_file

@@ -307,7 +307,7 @@ def test_hari_slides_to_make_room_for_the_seven():
 
 
 def test_best_score_on_agrees_with_the_rules_counter_cells():
-    from protocol.isaac import counter_cell_for
+    from protocol.games.isaac.rules import counter_cell_for
 
     rng = random.Random(3)
     for _ in range(300):

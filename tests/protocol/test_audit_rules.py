@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.errors import PositionError
-from protocol.foundations import FoundationsGame
+from protocol.games.foundations.rules import FoundationsGame
 
 
 @pytest.mark.parametrize("text, column", [

@@ -10,7 +10,7 @@ import pytest
 from protocol import game_from_position
 from protocol.board import SEGMENTS, full_hand, hand_string
 from protocol.errors import GameOverError, IllegalMoveError, NotationError, PositionError
-from protocol.foundations import FoundationsGame
+from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Place, Remove
 from protocol.notation import parse_segment
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from protocol.board import H_SEG, SEGMENTS, V_SEG, hand_value
 from protocol.errors import IllegalMoveError
-from protocol.foundations import FoundationsGame
+from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Place
 from tests.protocol.test_foundations import reference_moves
 

@@ -10,7 +10,7 @@ import pytest
 from protocol.board import DARK, LENGTHS, LIGHT, SEGMENTS, SET_COUNTS, VALUE
 from protocol.errors import GameOverError, IllegalMoveError, NotationError, PositionError
 from protocol.game import Game
-from protocol.hari import HariGame
+from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Place, Slide
 from protocol.notation import parse_segment
 
@@ -576,7 +576,7 @@ def test_slide_ends_agree_with_the_single_slide_sets():
     import random as _random
 
     from protocol import new_game
-    from protocol.hari import slide_ends
+    from protocol.games.hari.rules import slide_ends
 
     rng = _random.Random(5)
     game = new_game("hari")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from protocol.board import ALL_CELLS, DARK, LIGHT, SEGMENTS
 from protocol.errors import IllegalMoveError, NotationError
-from protocol.hari import HariGame
+from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Slide
 
 START = "hari -/- 333334444555667/333334444555667 d -"

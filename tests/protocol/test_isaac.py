@@ -12,7 +12,7 @@ import pytest
 from protocol.board import DARK, LIGHT, segment_at
 from protocol.errors import GameOverError, IllegalMoveError, NotationError, PositionError
 from protocol.game import Game
-from protocol.isaac import IsaacGame
+from protocol.games.isaac.rules import IsaacGame
 from protocol.moves import PASS, HariMove, Place, Remove
 from protocol.notation import parse_segment
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from protocol.board import DARK, LENGTHS, LIGHT, SEGMENTS, SET_COUNTS
 from protocol.errors import IllegalMoveError
-from protocol.isaac import IsaacGame
+from protocol.games.isaac.rules import IsaacGame
 from protocol.moves import PASS, Place, Remove
 
 MAX_PLIES = 200  # 30 placements, 30 removals and 4 passes at most, with room to spare

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
-from protocol.foundations import FoundationsGame
+from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
 from .settings import FoundationsSettings

@@ -16,7 +16,7 @@ from operator import itemgetter
 from engine.games.packing import NEIGHBOURS, dead_cells
 from engine.search.mcts import Scored
 from protocol.board import LENGTHS, VALUE, Segment, count_placements, segments_from_starts
-from protocol.foundations import FoundationsGame
+from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
 from . import native

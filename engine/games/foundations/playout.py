@@ -8,7 +8,7 @@ and the `flatmc` partner play it.
 
 FOUNDATIONS' search is short of simulations, and most of a simulation is its playout.
 ``play_out`` plays the same policy as ``playout_move`` (the same distribution of moves;
-the random draws come in another order), but on a protocol.foundations_scratch copy:
+the random draws come in another order), but on a protocol.games.foundations.scratch copy:
 one call finds the shortest fitting length, only the placements drawn become segments,
 and nothing is undone afterwards.
 """
@@ -20,9 +20,9 @@ import random
 from engine.games.packing import NEIGHBOURS
 from engine.search.timeman import TimeManager
 from protocol.board import H_SEG, V_SEG, Segment, segments_from_starts
-from protocol.foundations import FoundationsGame
-from protocol.foundations_scratch import FoundationsScratch
 from protocol.game import uniform_index
+from protocol.games.foundations.rules import FoundationsGame
+from protocol.games.foundations.scratch import FoundationsScratch
 from protocol.moves import PASS, Pass, Place
 
 STOP_CHECK_PLIES = 8

@@ -14,7 +14,7 @@ import threading
 
 from engine.games.packing import NEIGHBOURS, pack_value
 from protocol.board import LENGTHS, hand_value
-from protocol.foundations import FoundationsGame
+from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
 PER_LENGTH = 8

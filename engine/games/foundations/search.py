@@ -25,8 +25,8 @@ import random
 from engine.search.context import SearchContext
 from engine.search.ctree import run_tree
 from engine.search.mcts import Scored, run_mcts
-from protocol.foundations import FoundationsGame
 from protocol.game import Game
+from protocol.games.foundations.rules import FoundationsGame
 from protocol.messages import Info
 from protocol.moves import Move
 

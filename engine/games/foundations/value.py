@@ -22,8 +22,8 @@ import math
 
 from engine.search.winchance import logistic
 from protocol.board import LENGTHS, VALUE, hand_value
-from protocol.foundations import FoundationsGame
-from protocol.foundations_scratch import FoundationsScratch
+from protocol.games.foundations.rules import FoundationsGame
+from protocol.games.foundations.scratch import FoundationsScratch
 
 FEATURES = ("hand value", "pieces in hand", "value that fits on the level", "value that fits on the next level",
             "value that fits nowhere", "log(1 + placements on the level)", "log(1 + placements on the next level)",
@@ -40,7 +40,7 @@ def _count(starts: tuple[int, int]) -> int:
 
 
 def value_features(sc: FoundationsScratch, side: int) -> list[float]:
-    """`side`'s FEATURES in a protocol.foundations_scratch.FoundationsScratch (read only)."""
+    """`side`'s FEATURES in a protocol.games.foundations.scratch.FoundationsScratch (read only)."""
     hand = sc.hand[side]
     level = sc.level[side]
     minimum = sc.minlen[side]

@@ -10,7 +10,7 @@ HARI candidates here:
   that uses the freed cells (``slide_candidates``): only for lengths with little or no room
   without slides (early on, when everything fits, sliding only costs flexibility), and only
   within the value budget. Every one is checked with ``check_move``: the rules stay in
-  protocol/hari.py;
+  protocol/games/hari/rules.py;
 - blocks (``block_candidates``, at most ``blocks`` of them): one own piece slid along its line
   into the room of the opponent's next piece, then our shortest length that may follow on its
   snuggest spot anywhere: the replies that take room away rather than make it;
@@ -37,7 +37,7 @@ from protocol.board import (
     segments_from_starts,
 )
 from protocol.errors import IllegalMoveError
-from protocol.hari import HariGame, slide_ends, within_budget
+from protocol.games.hari.rules import HariGame, slide_ends, within_budget
 from protocol.moves import PASS, HariMove, Move, Slide
 
 from .race import COVERS, hand_queue, touching

@@ -24,7 +24,7 @@ import random
 from engine.search.bandit import ucb1_pick
 from engine.search.context import SearchContext
 from engine.search.winchance import win_probability_to_cp
-from protocol.hari import HariGame
+from protocol.games.hari.rules import HariGame
 from protocol.messages import Info
 from protocol.moves import HariMove, Move
 

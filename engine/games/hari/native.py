@@ -17,7 +17,7 @@ from types import ModuleType
 from engine.search.alphabeta import ABResult
 from engine.search.context import SearchContext
 from protocol.board import SEGMENTS
-from protocol.hari import HariGame
+from protocol.games.hari.rules import HariGame
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Move, Slide
 

@@ -17,7 +17,7 @@ import random
 from engine.games.packing import first_fit, spread_fit
 from protocol.board import ALL_CELLS
 from protocol.errors import IllegalMoveError
-from protocol.hari import HariGame, slide_ends, within_budget
+from protocol.games.hari.rules import HariGame, slide_ends, within_budget
 from protocol.moves import PASS, HariMove, Move, Slide
 
 from .race import touching, worth_sliding

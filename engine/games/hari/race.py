@@ -29,7 +29,7 @@ from protocol.board import (
     placement_starts,
     segments_from_starts,
 )
-from protocol.hari import HariGame, slide_ends, within_budget
+from protocol.games.hari.rules import HariGame, slide_ends, within_budget
 
 
 def hand_queue(game: HariGame, color: int) -> list[int]:
@@ -111,7 +111,7 @@ def _fits_touching(empty: int, n: int, piece: Segment) -> bool:
 
 def worth_sliding(piece: Segment, off: bool, n: int) -> bool:
     """Whether `piece` may slide to make room for a play of length n: within the rules' budget
-    (protocol.hari.within_budget), and worth strictly less than the play when it leaves the board
+    (protocol.games.hari.rules.within_budget), and worth strictly less than the play when it leaves the board
     (an upgrade; an even swap off the board only loses the piece)."""
     return within_budget(piece.value, n) and not (off and piece.value == VALUE[n])
 

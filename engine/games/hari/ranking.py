@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import threading
 
-from protocol.hari import HariGame
+from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Move
 
 from .candidates import slide_candidates, snug_spots

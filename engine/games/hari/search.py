@@ -17,7 +17,7 @@ from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
 from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
-from protocol.hari import HariGame
+from protocol.games.hari.rules import HariGame
 from protocol.messages import Info
 from protocol.moves import Move
 

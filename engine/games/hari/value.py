@@ -6,7 +6,7 @@ import math
 
 from engine.search.winchance import logistic
 from protocol.board import VALUE
-from protocol.hari import HariGame
+from protocol.games.hari.rules import HariGame
 
 
 def terminal_value(game: HariGame, color: int, wdl_weight: float, margin_scale: float) -> float:

@@ -2,7 +2,7 @@
 
 Everything here reads the position through the public IsaacGame API (pieces,
 hand, scores, counter_cell, longest_removed, earned, removal_options) and takes
-every formula from protocol.isaac (``points``, ``tiebreak``, ``counter_cell_for``,
+every formula from protocol.games.isaac.rules (``points``, ``tiebreak``, ``counter_cell_for``,
 ``highest_score_on``, WIN_SCORE); no rule is decided here: candidate moves are
 built from those queries and the search plays them with ``push``; tests check
 every candidate against ``check_move``.
@@ -31,9 +31,9 @@ remaining potential.
 from __future__ import annotations
 
 from protocol.board import LINE_MASK
-from protocol.isaac import TOP_CELL_SCORE as TOP_CELL
-from protocol.isaac import TOUCHED_LINES, WIN_SCORE, IsaacGame, counter_cell_for, points, tiebreak
-from protocol.isaac import highest_score_on as _best_score_on
+from protocol.games.isaac.rules import TOP_CELL_SCORE as TOP_CELL
+from protocol.games.isaac.rules import TOUCHED_LINES, WIN_SCORE, IsaacGame, counter_cell_for, points, tiebreak
+from protocol.games.isaac.rules import highest_score_on as _best_score_on
 from protocol.moves import PASS, Pass, Place, Remove
 from protocol.state import Phase
 

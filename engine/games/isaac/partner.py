@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
-from protocol.isaac import PLACE
+from protocol.games.isaac.rules import PLACE
 from protocol.moves import PASS, Move, Place, Remove
 
 _core: ModuleType | None

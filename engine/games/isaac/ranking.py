@@ -11,7 +11,7 @@ import random
 import threading
 from collections.abc import Callable
 
-from protocol.isaac import IsaacGame
+from protocol.games.isaac.rules import IsaacGame
 from protocol.moves import PASS, Move
 from protocol.state import Phase
 

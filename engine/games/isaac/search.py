@@ -34,7 +34,7 @@ from engine.search.ctree import run_tree
 from engine.search.mcts import Scored, run_mcts
 from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
-from protocol.isaac import IsaacGame
+from protocol.games.isaac.rules import IsaacGame
 from protocol.messages import Info
 from protocol.moves import PASS, Move, Place
 from protocol.state import Phase

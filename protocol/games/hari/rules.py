@@ -27,7 +27,7 @@ from itertools import islice
 from operator import attrgetter
 from typing import NamedTuple
 
-from .board import (
+from protocol.board import (
     ALL_CELLS,
     COLOR_NAME,
     DARK,
@@ -47,11 +47,11 @@ from .board import (
     placement_starts,
     segment_at,
 )
-from .errors import GameOverError, IllegalMoveError
-from .game import Game, uniform_index
-from .moves import PASS, HariMove, Move, Pass, Slide
-from .position import PieceEntry, PositionRecord, check_passes, check_turn_order, format_position
-from .state import GameEnd, Outcome, Piece
+from protocol.errors import GameOverError, IllegalMoveError
+from protocol.game import Game, uniform_index
+from protocol.moves import PASS, HariMove, Move, Pass, Slide
+from protocol.position import PieceEntry, PositionRecord, check_passes, check_turn_order, format_position
+from protocol.state import GameEnd, Outcome, Piece
 
 _OFF_CODE = len(SEGMENTS) + 1
 """Key code of a slide off the board; a slide to segment s has code s.index + 1."""
@@ -192,7 +192,7 @@ class HariGame(Game):
 
     @classmethod
     def from_position(cls, text: str) -> HariGame:
-        from .notation import parse_game_position
+        from protocol.notation import parse_game_position
 
         rec, _ = parse_game_position(text, cls.name)
         game_over = len(rec.passes) == 2
@@ -436,7 +436,7 @@ class HariGame(Game):
 
     # -- checking -----------------------------------------------------------
     def parse_move(self, text: str) -> Move:
-        from .notation import parse_move
+        from protocol.notation import parse_move
 
         move = parse_move(self.name, text)
         return self._check(move, text)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import cast
 
-from .game import Game
-from .isaac import IsaacGame
-from .moves import PASS, Remove
-from .state import Phase
-from .steps import Step, StepAnswer, StepOption, after_complete, checked, one_word_steps, segment
+from protocol.game import Game
+from protocol.moves import PASS, Remove
+from protocol.state import Phase
+from protocol.steps import Step, StepAnswer, StepOption, after_complete, checked, one_word_steps, segment
+
+from .rules import IsaacGame
 
 
 def isaac_steps(game: Game, steps: list[Step]) -> StepAnswer:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import cast
 
-from .board import ALL_CELLS, DARK, LENGTHS, LIGHT, VALUE, iter_placements
-from .game import Game
-from .hari import HariGame, slide_ends
-from .moves import PASS, HariMove, Move, Slide
-from .steps import Step, StepAnswer, StepOption, after_complete, checked, segment
+from protocol.board import ALL_CELLS, DARK, LENGTHS, LIGHT, VALUE, iter_placements
+from protocol.game import Game
+from protocol.moves import PASS, HariMove, Move, Slide
+from protocol.steps import Step, StepAnswer, StepOption, after_complete, checked, segment
+
+from .rules import HariGame, slide_ends
 
 
 def hari_steps(game: Game, steps: list[Step]) -> StepAnswer:

@@ -7,15 +7,26 @@ the two questions a playout asks (the shortest length that fits, and every
 length that fits on that level) in one call each, takes placements as
 (segment, level) with no undo, and is thrown away at the end.
 
-The generation is FoundationsGame's (protocol.foundations_bits, the same order
+The generation is FoundationsGame's (protocol.games.foundations.bits, the same order
 of lengths and start cells); tests/engine/test_foundations_playout.py plays games on both
 and checks that they agree ply by ply.
 """
 
 from __future__ import annotations
 
-from .board import ALL_CELLS, DARK, H_START, LENGTHS, LIGHT, V_START, Segment, hand_value, placement_starts
-from .foundations_bits import MAX_LEVEL, deciding_level, upper_starts
+from protocol.board import (
+    ALL_CELLS,
+    DARK,
+    H_START,
+    LENGTHS,
+    LIGHT,
+    V_START,
+    Segment,
+    hand_value,
+    placement_starts,
+)
+
+from .bits import MAX_LEVEL, deciding_level, upper_starts
 
 Group = tuple[int, int, int]
 """(length, horizontal start cells, vertical start cells) of one length's placements."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from .board import (
+from protocol.board import (
     ALL_CELLS,
     COLOR_LETTER,
     COLOR_NAME,
@@ -40,11 +40,11 @@ from .board import (
     nth_cell,
     placement_starts,
 )
-from .errors import GameOverError, IllegalMoveError
-from .game import Game, uniform_index
-from .moves import PASS, Move, Pass, Place, Remove
-from .position import PositionRecord, check_passes, check_turn_order
-from .state import GameEnd, Outcome, Phase, Piece
+from protocol.errors import GameOverError, IllegalMoveError
+from protocol.game import Game, uniform_index
+from protocol.moves import PASS, Move, Pass, Place, Remove
+from protocol.position import PositionRecord, check_passes, check_turn_order
+from protocol.state import GameEnd, Outcome, Phase, Piece
 
 WIN_SCORE = 100
 """Reaching this score ends the game at once."""
@@ -175,7 +175,7 @@ class IsaacGame(Game):
 
     @classmethod
     def from_position(cls, text: str) -> IsaacGame:
-        from .notation import parse_game_position  # grammar loads on first use
+        from protocol.notation import parse_game_position  # grammar loads on first use
 
         rec, gone = parse_game_position(text, cls.name)
         game = cls()
@@ -485,7 +485,7 @@ class IsaacGame(Game):
 
     # -- checking -----------------------------------------------------------
     def parse_move(self, text: str) -> Move:
-        from .notation import parse_move  # grammar loads on first use
+        from protocol.notation import parse_move  # grammar loads on first use
 
         return self.check_move(parse_move(self.name, text))
 

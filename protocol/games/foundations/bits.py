@@ -2,14 +2,14 @@
 
 One place for the rule that a piece on level k >= 2 rests with both ends on two
 different own pieces of level k-1 (SPEC ruling 1), so that the game and the
-playouts' scratch positions (protocol.foundations_scratch) cannot disagree.
+playouts' scratch positions (protocol.games.foundations.scratch) cannot disagree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .board import H_START, LENGTHS, SEGMENTS, V_START, Segment
+from protocol.board import H_START, LENGTHS, SEGMENTS, V_START, Segment
 
 MAX_LEVEL = 8
 """Highest reachable level: a level-k piece needs two own pieces on every level

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from .board import (
+from protocol.board import (
     ALL_CELLS,
     COLOR_NAME,
     DARK,
@@ -44,13 +44,14 @@ from .board import (
     placement_starts,
     segments_from_starts,
 )
-from .errors import GameOverError, IllegalMoveError
-from .foundations_bits import MAX_LEVEL, deciding_level, upper_starts
-from .foundations_scratch import FoundationsScratch
-from .game import Game, uniform_index
-from .moves import PASS, Move, Pass, Place
-from .position import PieceEntry, PositionRecord, check_passes, check_turn_order
-from .state import GameEnd, Outcome, Piece
+from protocol.errors import GameOverError, IllegalMoveError
+from protocol.game import Game, uniform_index
+from protocol.moves import PASS, Move, Pass, Place
+from protocol.position import PieceEntry, PositionRecord, check_passes, check_turn_order
+from protocol.state import GameEnd, Outcome, Piece
+
+from .bits import MAX_LEVEL, deciding_level, upper_starts
+from .scratch import FoundationsScratch
 
 _SLOTS = MAX_LEVEL + 2  # levels 1..MAX_LEVEL, plus one always-empty level above
 
@@ -87,7 +88,7 @@ class FoundationsGame(Game):
 
     @classmethod
     def from_position(cls, text: str) -> FoundationsGame:
-        from .notation import parse_game_position
+        from protocol.notation import parse_game_position
 
         rec, gone = parse_game_position(text, cls.name)
         _check_nothing_gone(rec, gone)
@@ -203,7 +204,7 @@ class FoundationsGame(Game):
 
     # -- output -------------------------------------------------------------
     def position(self) -> str:
-        from .position import format_position
+        from protocol.position import format_position
 
         dark, light = ([PieceEntry(s, k) for k in range(1, _SLOTS) for s in self._pieces[c][k]]
                        for c in (DARK, LIGHT))
@@ -231,7 +232,7 @@ class FoundationsGame(Game):
         return g
 
     def scratch(self) -> FoundationsScratch:
-        """A throwaway forward-only copy for playouts (protocol.foundations_scratch)."""
+        """A throwaway forward-only copy for playouts (protocol.games.foundations.scratch)."""
         return FoundationsScratch(self._turn, self._passes, self._hand, self._occ, self._own,
                                   self._pieces, self._level, self._minlen, self._top)
 
@@ -450,7 +451,7 @@ class FoundationsGame(Game):
 
     # -- checking moves -----------------------------------------------------
     def parse_move(self, text: str) -> Move:
-        from .notation import parse_move
+        from protocol.notation import parse_move
 
         return self.check_move(parse_move(self.name, text))
 

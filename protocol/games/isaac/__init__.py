@@ -1,0 +1,1 @@
+"""ISAAC's rules (``rules.py``) and its step-by-step move entry for GUIs (``steps.py``)."""
