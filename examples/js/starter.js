@@ -53,23 +53,24 @@ function budgetMs(limits, side) {
   return Math.max(1, Math.min(share, left / 2) - RESERVE_MS);
 }
 
-/** What a move gains at once in the game's own measure: the new ISAAC score, the value of a piece
- * leaving a FOUNDATIONS hand or arriving on a HARI board. */
-function gain(p, m) {
+/** A beginner's rule of thumb, bigger is better: in ISAAC's scoring phase the highest new score; in
+ * FOUNDATIONS and HARI the shortest piece that fits (both let a player place pieces in non-decreasing
+ * length only, so a long piece early ends the run), and a HARI discard only when nothing fits. */
+function preference(p, m) {
   if (m.kind === 'remove') return m.score;
-  return m.kind === 'place' && p.game !== 'isaac' ? R.VALUE[R.lengthOf(m.lo, m.hi)] : 0;
+  return m.kind === 'place' && p.game !== 'isaac' ? 8 - R.lengthOf(m.lo, m.hi) : 0;
 }
 
-/** The placeholder player: of the moves without slides, one that gains the most at once (ties broken
- * at random). It looks one move ahead, so it is weak: replace it with your search, keeping to
+/** The placeholder player: of the moves without slides, one the rule of thumb likes best (ties broken
+ * at random). It looks no further, so it is weak: replace it with your search, keeping to
  * budgetMs(limits, p.side) milliseconds from `started` (Date.now() when `go` arrived). */
 function chooseMove(p, limits, started) {
   let best = [];
-  let bestGain = -Infinity;
+  let bestValue = -Infinity;
   for (const m of R.legalMoves(p, false)) {
-    const value = gain(p, m);
-    if (value > bestGain) [best, bestGain] = [[], value];
-    if (value === bestGain) best.push(m);
+    const value = preference(p, m);
+    if (value > bestValue) [best, bestValue] = [[], value];
+    if (value === bestValue) best.push(m);
   }
   return best[Math.floor(state.rng() * best.length)];
 }

@@ -18,7 +18,7 @@ use std::io::{self, BufRead, Write};
 use std::time::Instant;
 
 use notation::{format_move, format_position, parse_move, parse_position, BadNotation, Word};
-use rules::{Game, Move, Play, Position, COLOUR, VALUE};
+use rules::{Game, Move, Play, Position, COLOUR};
 
 const NAME: &str = "isaac-arena Rust starter 1.0";
 /// Longer lines are read to their end and dropped (SPEC 9.1).
@@ -75,14 +75,15 @@ impl Engine {
         (self.rng.wrapping_mul(2685821657736338717) % below as u64) as usize
     }
 
-    /// The placeholder player: of the moves without slides, one that gains the most at once in the
-    /// game's own measure (ties broken at random). It looks one move ahead, so it is weak: replace it
-    /// with your search, keeping to budget_ms(limits, side) milliseconds from `started` (when `go` came).
+    /// The placeholder player: of the moves without slides, one the rule of thumb (preference()) likes
+    /// best, ties broken at random. It looks no further, so it is weak: replace it with your search,
+    /// keeping to budget_ms(limits, side) milliseconds from `started` (when `go` came).
     fn choose_move(&mut self, limits: &Limits, started: Instant) -> Move {
         let _ = (budget_ms(limits, self.position.side), started);
         let moves = rules::legal_moves(&self.position, false);
-        let best = moves.iter().map(|m| gain(self.position.game, m)).max().unwrap_or(0);
-        let best: Vec<&Move> = moves.iter().filter(|m| gain(self.position.game, m) == best).collect();
+        let game = self.position.game;
+        let best = moves.iter().map(|m| preference(game, m)).max().unwrap_or(0);
+        let best: Vec<&Move> = moves.iter().filter(|m| preference(game, m) == best).collect();
         best[self.random(best.len())].clone()
     }
 }
@@ -100,12 +101,13 @@ fn budget_ms(limits: &Limits, side: usize) -> Option<i128> {
     Some((share.min(left / 2) - RESERVE_MS).max(1))
 }
 
-/// What a move gains at once: the new ISAAC score, the value of a piece leaving a FOUNDATIONS hand
-/// or arriving on a HARI board.
-fn gain(game: Game, m: &Move) -> u32 {
+/// A beginner's rule of thumb, bigger is better: in ISAAC's scoring phase the highest new score; in
+/// FOUNDATIONS and HARI the shortest piece that fits (both let a player place pieces in non-decreasing
+/// length only, so a long piece early ends the run), and a HARI discard only when nothing fits.
+fn preference(game: Game, m: &Move) -> u32 {
     match m.play {
         Play::Remove { score, .. } => score,
-        Play::Place { lo, hi, .. } if game != Game::Isaac => VALUE[rules::length(lo, hi)],
+        Play::Place { lo, hi, .. } if game != Game::Isaac => 8 - rules::length(lo, hi) as u32,
         _ => 0,
     }
 }
