@@ -1,5 +1,6 @@
 //! A starter engine for ISAAC, FOUNDATIONS and HARI in Rust (no dependencies), written from SPEC.md
-//! alone. The protocol (SPEC 9) is here; the rules are in rules.rs and the notation in notation.rs.
+//! alone. The protocol (SPEC 9) is here; the rules are in rules.rs (HARI's slides in hari.rs) and the
+//! notation in notation.rs.
 //!
 //! Build:  cargo build --release        (the engine is target/release/isaac-starter)
 //! Try:    printf 'uci\nposition startpos\ngo movetime 100\nquit\n' | target/release/isaac-starter
@@ -11,6 +12,7 @@
 //!
 //! **Your player goes in choose_move()**; the time it may use is budget_ms().
 
+mod hari;
 mod notation;
 mod rules;
 
@@ -149,11 +151,14 @@ fn whole_number(word: Option<&Word>, lo: i128, hi: i128, what: &str) -> Result<i
         Ok(v) if v > hi => Err(format!("{} must be at most {}, not {} (column {})", what, hi, shown, word.col)),
         Ok(v) if v < lo => Err(format!("{} must be at least {}, not {} (column {})", what, lo, shown, word.col)),
         Ok(v) => Ok(v),
-        Err(_) => Err(format!("{} must be at {} {}, not {} (column {})", what, if word.text.starts_with('-') {
-            "least"
-        } else {
-            "most"
-        }, if word.text.starts_with('-') { lo } else { hi }, shown, word.col)),
+        Err(_) => Err(format!(
+            "{} must be at {} {}, not {} (column {})",
+            what,
+            if word.text.starts_with('-') { "least" } else { "most" },
+            if word.text.starts_with('-') { lo } else { hi },
+            shown,
+            word.col
+        )),
     }
 }
 
@@ -223,15 +228,24 @@ impl Engine {
                     self.position = Position::start(game); // choosing a game resets the position
                 }
                 None => {
-                    return Err(format!("option UCI_Variant has no value {} (column {}); values: isaac, foundations, hari",
-                                       quoted(value.text), value.col))
+                    return Err(format!(
+                        "option UCI_Variant has no value {} (column {}); values: isaac, foundations, hari",
+                        quoted(value.text),
+                        value.col
+                    ))
                 }
             },
             "seed" => {
                 self.seed = whole_number(Some(value), 0, SEED_MAX, "option Seed")? as u64;
                 self.reseed();
             }
-            _ => return Err(format!("unknown option {} (column {}); options: UCI_Variant, Seed", quoted(&name), w[2].col)),
+            _ => {
+                return Err(format!(
+                    "unknown option {} (column {}); options: UCI_Variant, Seed",
+                    quoted(&name),
+                    w[2].col
+                ))
+            }
         }
         Ok(())
     }
@@ -247,8 +261,13 @@ impl Engine {
                     format!("position: bad position string at column {}: {}", e.column, e.message)
                 })?;
                 if p.game != self.variant {
-                    return Err(format!("position: a {} position, but UCI_Variant is {} (send setoption name \
-                                        UCI_Variant value {} first)", p.game.name(), self.variant.name(), p.game.name()));
+                    return Err(format!(
+                        "position: a {} position, but UCI_Variant is {} (send setoption name \
+                                        UCI_Variant value {} first)",
+                        p.game.name(),
+                        self.variant.name(),
+                        p.game.name()
+                    ));
                 }
                 p
             }
@@ -259,7 +278,8 @@ impl Engine {
             let m = parse_move(p.game, word.text).map_err(|e| {
                 format!("position: {} at column {}: bad notation: {}", shown, word.col + e.column - 1, e.message)
             })?;
-            p = rules::make_move(&p, &m).map_err(|why| format!("position: {} at column {}: illegal: {}", shown, word.col, why))?;
+            p = rules::make_move(&p, &m)
+                .map_err(|why| format!("position: {} at column {}: illegal: {}", shown, word.col, why))?;
         }
         self.position = p;
         Ok(())
@@ -306,7 +326,8 @@ impl Engine {
         for rank in (0..10).rev() {
             let mut row = format!(" {}  ", rank);
             for cell in rank * 10..rank * 10 + 10 {
-                let top = p.pieces.iter().filter(|q| rules::cells(q.lo, q.hi).any(|c| c == cell)).max_by_key(|q| q.level);
+                let top =
+                    p.pieces.iter().filter(|q| rules::cells(q.lo, q.hi).any(|c| c == cell)).max_by_key(|q| q.level);
                 let level = match top {
                     Some(q) if p.game == Game::Foundations => q.level.to_string(),
                     _ => " ".to_string(),
@@ -363,8 +384,12 @@ impl Engine {
             "ponderhit" => return Err("ponderhit: pondering is not supported".into()),
             "quit" => std::process::exit(0),
             _ => {
-                return Err(format!("unknown command {} (column {}); commands are uci, isready, setoption, ucinewgame, \
-                                    position, go, stop, d, moves, debug, ponderhit, quit", quoted(first.text), first.col))
+                return Err(format!(
+                    "unknown command {} (column {}); commands are uci, isready, setoption, ucinewgame, \
+                                    position, go, stop, d, moves, debug, ponderhit, quit",
+                    quoted(first.text),
+                    first.col
+                ))
             }
         }
         Ok(())
@@ -405,7 +430,8 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<
 }
 
 fn main() {
-    let mut engine = Engine { variant: Game::Isaac, seed: 0, rng: 0, position: Position::start(Game::Isaac), held: None };
+    let mut engine =
+        Engine { variant: Game::Isaac, seed: 0, rng: 0, position: Position::start(Game::Isaac), held: None };
     engine.reseed();
     let stdin = io::stdin();
     let mut input = stdin.lock();

@@ -86,8 +86,14 @@ impl<'a> Cursor<'a> {
         let on_line = lo / 10 == hi / 10 || (lo % 10 == hi % 10 && lo != hi);
         if !on_line || length(lo, hi) < 3 || length(lo, hi) > 7 {
             let shown = String::from_utf8_lossy(&self.text[start..self.at]);
-            return bad(self.column(start), format!("'{}' is not a piece: its ends must lie on one row or column, 3 to 7 cells \
-                                           long counting both ends", shown));
+            return bad(
+                self.column(start),
+                format!(
+                    "'{}' is not a piece: its ends must lie on one row or column, 3 to 7 cells \
+                                           long counting both ends",
+                    shown
+                ),
+            );
         }
         Ok((lo, hi))
     }
@@ -187,7 +193,8 @@ fn read_pieces(game: Game, text: &str, col: usize, colour: usize) -> Parsed<Vec<
         let mut at = Cursor::new(item);
         let shift = |e: BadNotation| BadNotation { column: col + offset + e.column - 1, ..e };
         let (lo, hi) = at.segment().map_err(shift)?;
-        let level = if game == Game::Foundations && at.take("^") { at.number("a level").map_err(shift)? as usize } else { 1 };
+        let level =
+            if game == Game::Foundations && at.take("^") { at.number("a level").map_err(shift)? as usize } else { 1 };
         at.end().map_err(shift)?;
         if !(1..=8).contains(&level) {
             return bad(col + offset, "expected a level from 1 to 8");
@@ -230,7 +237,9 @@ pub fn parse_position(fields: &[Word]) -> Parsed<Position> {
         _ => return bad(fields[3].col, "expected side to move (d or l)"),
     };
     p.passes = match fields[4].text {
-        "-" | "d" | "l" | "dl" | "ld" => fields[4].text.bytes().filter(|&b| b != b'-').map(|b| (b == b'l') as usize).collect(),
+        "-" | "d" | "l" | "dl" | "ld" => {
+            fields[4].text.bytes().filter(|&b| b != b'-').map(|b| (b == b'l') as usize).collect()
+        }
         _ => return bad(fields[4].col, "expected passes (-, d, l, dl or ld)"),
     };
     if game == Game::Isaac {
@@ -251,18 +260,34 @@ pub fn parse_position(fields: &[Word]) -> Parsed<Position> {
 }
 
 pub fn format_position(p: &Position) -> String {
-    let pieces: Vec<String> = [DARK, LIGHT].iter().map(|&colour| {
-        let mut mine: Vec<&Piece> = p.pieces.iter().filter(|q| q.owner == colour).collect();
-        mine.sort_by_key(|q| (q.level, q.lo, q.hi));
-        let shown: Vec<String> = mine.iter().map(|q| {
-            seg_name(q.lo, q.hi) + &if q.level > 1 { format!("^{}", q.level) } else { String::new() }
-        }).collect();
-        if shown.is_empty() { "-".to_string() } else { shown.join(",") }
-    }).collect();
-    let hands: Vec<String> = p.hand.iter().map(|h| {
-        let digits: String = LENGTHS.iter().map(|&len| len.to_string().repeat(h[len] as usize)).collect();
-        if digits.is_empty() { "-".to_string() } else { digits }
-    }).collect();
+    let pieces: Vec<String> = [DARK, LIGHT]
+        .iter()
+        .map(|&colour| {
+            let mut mine: Vec<&Piece> = p.pieces.iter().filter(|q| q.owner == colour).collect();
+            mine.sort_by_key(|q| (q.level, q.lo, q.hi));
+            let shown: Vec<String> = mine
+                .iter()
+                .map(|q| seg_name(q.lo, q.hi) + &if q.level > 1 { format!("^{}", q.level) } else { String::new() })
+                .collect();
+            if shown.is_empty() {
+                "-".to_string()
+            } else {
+                shown.join(",")
+            }
+        })
+        .collect();
+    let hands: Vec<String> = p
+        .hand
+        .iter()
+        .map(|h| {
+            let digits: String = LENGTHS.iter().map(|&len| len.to_string().repeat(h[len] as usize)).collect();
+            if digits.is_empty() {
+                "-".to_string()
+            } else {
+                digits
+            }
+        })
+        .collect();
     let passes: String = p.passes.iter().map(|&c| ['d', 'l'][c]).collect();
     let passes = if passes.is_empty() { "-".to_string() } else { passes };
     let text = format!("{} {} {} {} {}", p.game.name(), pieces.join("/"), hands.join("/"), ['d', 'l'][p.side], passes);

@@ -3,9 +3,10 @@
 //! A `Position` holds exactly the fields of a position string (SPEC 7); everything else is derived
 //! from them. `legal_moves` lists every legal move (HARI slides included), `count_moves` counts them
 //! without building them (for perft), `make_move` checks a move and returns the next position, or
-//! the rule it breaks. Reading and writing moves and positions is in notation.rs.
+//! the rule it breaks. HARI's slides are in hari.rs; reading and writing moves and positions in
+//! notation.rs.
 
-use std::collections::HashSet;
+use crate::hari;
 
 pub const DARK: usize = 0;
 pub const LIGHT: usize = 1;
@@ -67,17 +68,17 @@ pub fn seg_name(lo: usize, hi: usize) -> String {
 }
 
 /// Every segment of one length: along rows, then along columns.
-fn segments(len: usize) -> Vec<(usize, usize)> {
+pub(crate) fn segments(len: usize) -> Vec<(usize, usize)> {
     let rows = (0..10).flat_map(move |r| (0..=10 - len).map(move |f| (r * 10 + f, r * 10 + f + len - 1)));
     let cols = (0..=10 - len).flat_map(move |r| (0..10).map(move |f| (r * 10 + f, (r + len - 1) * 10 + f)));
     rows.chain(cols).collect()
 }
 
 /// The board's cells as bits of a u128 (cell c is bit c).
-type Bits = u128;
-const ALL_CELLS: Bits = (1 << 100) - 1;
+pub(crate) type Bits = u128;
+pub(crate) const ALL_CELLS: Bits = (1 << 100) - 1;
 
-fn bits(lo: usize, hi: usize) -> Bits {
+pub(crate) fn bits(lo: usize, hi: usize) -> Bits {
     cells(lo, hi).fold(0, |b, c| b | 1 << c)
 }
 
@@ -96,7 +97,7 @@ const fn row_starts(len: usize) -> Bits {
 const ROW_STARTS: [Bits; 8] = [0, 0, 0, row_starts(3), row_starts(4), row_starts(5), row_starts(6), row_starts(7)];
 
 /// How many segments of `len` cells lie on the `empty` cells (rows and columns).
-fn placement_count(empty: Bits, len: usize) -> u32 {
+pub(crate) fn placement_count(empty: Bits, len: usize) -> u32 {
     let (mut across, mut up) = (empty, empty);
     for k in 1..len {
         across &= empty >> k;
@@ -155,7 +156,7 @@ pub struct Move {
 }
 
 impl Move {
-    fn plain(play: Play) -> Move {
+    pub(crate) fn plain(play: Play) -> Move {
         Move { slides: Vec::new(), play }
     }
 }
@@ -191,7 +192,7 @@ impl Position {
     }
 
     /// HARI: plays never get shorter, and every piece not in hand was played.
-    fn longest_played(&self, colour: usize) -> usize {
+    pub(crate) fn longest_played(&self, colour: usize) -> usize {
         LENGTHS.iter().rev().copied().find(|&len| self.hand[colour][len] < SET_COUNT[len]).unwrap_or(0)
     }
 
@@ -216,12 +217,12 @@ impl Position {
         at
     }
 
-    fn occupied(&self) -> Bits {
+    pub(crate) fn occupied(&self) -> Bits {
         self.pieces.iter().fold(0, |b, q| b | bits(q.lo, q.hi))
     }
 
     /// HARI: the lengths the mover may play, ascending: in hand, not shorter than its last play.
-    fn playable_lengths(&self) -> Vec<usize> {
+    pub(crate) fn playable_lengths(&self) -> Vec<usize> {
         let shortest = self.longest_played(self.side);
         LENGTHS.iter().copied().filter(|&len| len >= shortest && self.hand[self.side][len] > 0).collect()
     }
@@ -241,21 +242,38 @@ pub fn counter_cell(colour: usize, score: u32) -> Option<usize> {
 /// Why `colour` may not cover lo..hi on `level` (None if it may): the cells only. FOUNDATIONS also
 /// forbids building under a higher piece, and above level 1 both ends rest on two different own
 /// pieces of the level below (the middle may bridge anything).
-fn placement_problem(p: &Position, at: &[[Option<usize>; 100]], colour: usize, lo: usize, hi: usize,
-                     level: usize) -> Option<String> {
+fn placement_problem(
+    p: &Position,
+    at: &[[Option<usize>; 100]],
+    colour: usize,
+    lo: usize,
+    hi: usize,
+    level: usize,
+) -> Option<String> {
     for c in cells(lo, hi) {
         if let Some(i) = at[level][c] {
             let q = p.pieces[i];
-            return Some(format!("cell {} is taken by {}'s piece {}", cell_name(c), COLOUR[q.owner], seg_name(q.lo, q.hi)));
+            return Some(format!(
+                "cell {} is taken by {}'s piece {}",
+                cell_name(c),
+                COLOUR[q.owner],
+                seg_name(q.lo, q.hi)
+            ));
         }
         if let Some(up) = (level + 1..=MAX_LEVEL).find(|&up| at[up][c].is_some()) {
-            return Some(format!("cell {} lies under a piece on level {}: nothing is built underneath", cell_name(c), up));
+            return Some(format!(
+                "cell {} lies under a piece on level {}: nothing is built underneath",
+                cell_name(c),
+                up
+            ));
         }
     }
     if level >= 2 {
         let own = |c: usize| at[level - 1][c].filter(|&i| p.pieces[i].owner == colour);
         match (own(lo), own(hi)) {
-            (Some(a), Some(b)) if a == b => return Some("both ends rest on one piece; they need two different pieces".into()),
+            (Some(a), Some(b)) if a == b => {
+                return Some("both ends rest on one piece; they need two different pieces".into())
+            }
             (Some(_), Some(_)) => {}
             _ => return Some(format!("both ends must rest on your own pieces on level {}", level - 1)),
         }
@@ -295,8 +313,10 @@ fn earned(p: &Position, i: usize) -> u32 {
     let vertical = step(r.lo, r.hi) == 10;
     let across = |c: usize| if vertical { c % 10 } else { c / 10 };
     let line = across(r.lo);
-    let others = p.pieces.iter().enumerate().filter(|&(j, q)| j != i && across(q.lo) <= line && line <= across(q.hi)).count();
-    let counters = [DARK, LIGHT].iter().filter_map(|&c| counter_cell(c, p.scores[c])).filter(|&c| across(c) == line).count();
+    let others =
+        p.pieces.iter().enumerate().filter(|&(j, q)| j != i && across(q.lo) <= line && line <= across(q.hi)).count();
+    let counters =
+        [DARK, LIGHT].iter().filter_map(|&c| counter_cell(c, p.scores[c])).filter(|&c| across(c) == line).count();
     (others as u32 * VALUE[length(r.lo, r.hi)]) << counters
 }
 
@@ -342,158 +362,6 @@ fn removals(p: &Position) -> Vec<Move> {
     out
 }
 
-// ---- HARI: slides ----------------------------------------------------------------------------------
-
-/// Where a piece on lo..hi may slide on this board: each new low cell, and None (off the board) if
-/// the way to an edge is clear in either direction.
-fn slide_ends(occupied: Bits, lo: usize, hi: usize) -> Vec<Option<usize>> {
-    let (step, span) = (step(lo, hi), hi - lo);
-    let along = |c: usize| if step == 1 { c % 10 } else { c / 10 };
-    let mut out = Vec::new();
-    let mut off = false;
-    let mut c = lo;
-    loop {
-        if along(c) == 0 {
-            off = true;
-            break;
-        }
-        c -= step;
-        if occupied >> c & 1 == 1 {
-            break;
-        }
-        out.push(Some(c));
-    }
-    c = hi;
-    loop {
-        if along(c) == 9 {
-            off = true;
-            break;
-        }
-        c += step;
-        if occupied >> c & 1 == 1 {
-            break;
-        }
-        out.push(Some(c - span));
-    }
-    if off {
-        out.push(None);
-    }
-    out
-}
-
-fn slide_text(s: &Slide) -> String {
-    let to = s.to.map_or("off".to_string(), |(lo, hi)| seg_name(lo, hi));
-    format!("slide {}>{}", seg_name(s.lo, s.hi), to)
-}
-
-/// Why the slide is not possible on this board now, or None.
-fn slide_problem(occupied: Bits, s: &Slide) -> Option<String> {
-    let (to, to_hi) = match s.to {
-        None if slide_ends(occupied, s.lo, s.hi).contains(&None) => return None,
-        None => return Some(format!("{} is blocked both ways", slide_text(s))),
-        Some(to) => to,
-    };
-    let along = step(s.lo, s.hi);
-    let same_line = if along == 1 { to / 10 == s.lo / 10 } else { to % 10 == s.lo % 10 };
-    if to == s.lo || step(to, to_hi) != along || length(to, to_hi) != length(s.lo, s.hi) || !same_line {
-        return Some(format!("{}: a piece slides at least one cell along its own line", slide_text(s)));
-    }
-    let (first, last) = if to < s.lo { (to, s.lo - along) } else { (s.hi + along, to_hi) };
-    let blocked = (first..=last).step_by(along).find(|&c| occupied >> c & 1 == 1);
-    blocked.map(|c| format!("{} is blocked at {}", slide_text(s), cell_name(c)))
-}
-
-fn slide_bits(occupied: Bits, s: &Slide) -> Bits {
-    let without = occupied & !bits(s.lo, s.hi);
-    s.to.map_or(without, |(lo, hi)| without | bits(lo, hi))
-}
-
-/// One distinct slide set: what each of the mover's pieces did (None: it stayed), its value, the board after.
-struct SlideSet {
-    slides: Vec<Option<Slide>>,
-    key: u128,
-    value: u32,
-    occupied: Bits,
-}
-
-/// Each distinct legal slide set of the mover once (the empty one first), with the board after it.
-/// A set is identified by the pieces slid and where they went, whatever the order (SPEC 5), so the
-/// walk over slide sequences drops a sequence that reaches a set already found; sets worth more
-/// than the most valuable playable piece are pruned. The mover's pieces are taken in canonical order
-/// (by low cell, then high cell), the order of `SlideSet::slides`.
-fn slide_sets(p: &Position, lengths: &[usize]) -> Vec<SlideSet> {
-    let budget = lengths.last().map_or(0, |&len| VALUE[len]);
-    let mut movers: Vec<Piece> = p.pieces.iter().copied().filter(|q| q.owner == p.side).collect();
-    movers.sort_by_key(|q| (q.lo, q.hi));
-    let mut sets = vec![SlideSet { slides: vec![None; movers.len()], key: 0, value: 0, occupied: p.occupied() }];
-    let mut seen = HashSet::new();
-    let mut k = 0;
-    while k < sets.len() {
-        for (i, m) in movers.iter().enumerate() {
-            let value = sets[k].value + VALUE[length(m.lo, m.hi)];
-            if sets[k].slides[i].is_some() || value > budget {
-                continue;
-            }
-            for end in slide_ends(sets[k].occupied, m.lo, m.hi) {
-                // the key: 7 bits a piece (at most 15 pieces), 1 + the new low cell, or 101 for off
-                let key = sets[k].key | (end.map_or(101, |c| c as u128 + 1) << (7 * i));
-                if seen.insert(key) {
-                    let slide = Slide { lo: m.lo, hi: m.hi, to: end.map(|c| (c, c + m.hi - m.lo)) };
-                    let mut slides = sets[k].slides.clone();
-                    slides[i] = Some(slide);
-                    let occupied = slide_bits(sets[k].occupied, &slide);
-                    sets.push(SlideSet { slides, key, value, occupied });
-                }
-            }
-        }
-        k += 1;
-    }
-    sets
-}
-
-/// The slides of a set in canonical order: of all orders legal one after another, the
-/// lexicographically smallest by the movers' order (SPEC 6).
-fn canonical_slides(occupied: Bits, slides: &[Slide]) -> Option<Vec<Slide>> {
-    if slides.is_empty() {
-        return Some(Vec::new());
-    }
-    for (i, s) in slides.iter().enumerate() {
-        if slide_problem(occupied, s).is_none() {
-            let rest: Vec<Slide> = slides.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, s)| *s).collect();
-            if let Some(tail) = canonical_slides(slide_bits(occupied, s), &rest) {
-                return Some(std::iter::once(*s).chain(tail).collect());
-            }
-        }
-    }
-    None
-}
-
-fn hari_moves(p: &Position, with_slides: bool) -> Vec<Move> {
-    let lengths = p.playable_lengths();
-    if lengths.is_empty() {
-        return vec![Move::plain(Play::Pass)];
-    }
-    let sets = if with_slides {
-        slide_sets(p, &lengths)
-    } else {
-        vec![SlideSet { slides: Vec::new(), key: 0, value: 0, occupied: p.occupied() }]
-    };
-    let mut out = Vec::new();
-    for set in &sets {
-        let slid: Vec<Slide> = set.slides.iter().flatten().copied().collect();
-        let slides = canonical_slides(p.occupied(), &slid).expect("a slide set found by sliding");
-        for &len in lengths.iter().filter(|&&len| VALUE[len] >= set.value) {
-            out.push(Move { slides: slides.clone(), play: Play::Discard(len) });
-            for (lo, hi) in segments(len) {
-                if set.occupied & bits(lo, hi) == 0 {
-                    out.push(Move { slides: slides.clone(), play: Play::Place { lo, hi, level: 1 } });
-                }
-            }
-        }
-    }
-    out
-}
-
 // ---- the legal moves --------------------------------------------------------------------------------
 
 /// Every legal move; with `with_slides` false, HARI's moves without slides only (a mid-game HARI
@@ -504,7 +372,7 @@ pub fn legal_moves(p: &Position, with_slides: bool) -> Vec<Move> {
     }
     let at = p.grid();
     let moves = match p.game {
-        Game::Hari => return hari_moves(p, with_slides),
+        Game::Hari => return hari::moves(p, with_slides),
         Game::Isaac if p.scoring => removals(p),
         Game::Isaac => placements(p, &at, 1, 0),
         Game::Foundations => {
@@ -524,13 +392,7 @@ pub fn count_moves(p: &Position) -> u64 {
     if p.game != Game::Hari || p.is_over() {
         return legal_moves(p, true).len() as u64;
     }
-    let lengths = p.playable_lengths();
-    if lengths.is_empty() {
-        return 1;
-    }
-    let sets = slide_sets(p, &lengths);
-    let plays = |set: &SlideSet, len: usize| 1 + placement_count(ALL_CELLS & !set.occupied, len) as u64;
-    sets.iter().map(|set| lengths.iter().filter(|&&len| VALUE[len] >= set.value).map(|&len| plays(set, len)).sum::<u64>()).sum()
+    hari::count_moves(p)
 }
 
 pub fn perft(p: &Position, depth: u32) -> u64 {
@@ -557,12 +419,12 @@ fn end_turn(q: &mut Position, mover: usize, passed: bool) {
     }
 }
 
-fn add_piece(q: &mut Position, colour: usize, lo: usize, hi: usize, level: usize) {
+pub(crate) fn add_piece(q: &mut Position, colour: usize, lo: usize, hi: usize, level: usize) {
     q.pieces.push(Piece { lo, hi, owner: colour, level });
     q.hand[colour][length(lo, hi)] -= 1;
 }
 
-fn need_hand(p: &Position, len: usize) -> Result<(), String> {
+pub(crate) fn need_hand(p: &Position, len: usize) -> Result<(), String> {
     match p.hand[p.side][len] {
         0 => Err(format!("you have no piece of length {} in hand", len)),
         _ => Ok(()),
@@ -580,13 +442,26 @@ fn isaac_move(p: &Position, play: Play, q: &mut Position) -> Result<(), String> 
         }
         (false, _) => Err("pieces are removed in the scoring phase; this is the placement phase".into()),
         (true, Play::Remove { lo, hi, score }) => {
-            let i = p.pieces.iter().position(|r| r.lo == lo && r.hi == hi).ok_or(format!("no piece lies on {}", seg_name(lo, hi)))?;
+            let i = p
+                .pieces
+                .iter()
+                .position(|r| r.lo == lo && r.hi == hi)
+                .ok_or(format!("no piece lies on {}", seg_name(lo, hi)))?;
             removal_problem(p, i).map_or(Ok(()), Err)?;
             let (e, s) = (earned(p, i), p.scores[p.side]);
             if !score_choices(p, e).contains(&score) {
                 let reach = if s + e >= 100 { format!(" or {}", s + e) } else { String::new() };
-                return Err(format!("score {} is not allowed: removing {} earns {} from {}, so {}..{}{}, never on your \
-                                    opponent's counter", score, seg_name(lo, hi), e, s, s, 99.min(s + e), reach));
+                return Err(format!(
+                    "score {} is not allowed: removing {} earns {} from {}, so {}..{}{}, never on your \
+                                    opponent's counter",
+                    score,
+                    seg_name(lo, hi),
+                    e,
+                    s,
+                    s,
+                    99.min(s + e),
+                    reach
+                ));
             }
             q.pieces.remove(i);
             q.scores[p.side] = score;
@@ -622,52 +497,6 @@ fn foundations_move(p: &Position, play: Play, q: &mut Position) -> Result<(), St
     Ok(())
 }
 
-fn hari_move(p: &Position, m: &Move, q: &mut Position) -> Result<(), String> {
-    let mut occupied = p.occupied();
-    let (mut slid, mut value) = (Vec::new(), 0);
-    for s in &m.slides {
-        // in the order given: each must be legal after the ones before
-        let i = p.pieces.iter().position(|r| r.lo == s.lo && r.hi == s.hi);
-        let i = i.ok_or(format!("{}: no piece lies on {}", slide_text(s), seg_name(s.lo, s.hi)))?;
-        if p.pieces[i].owner != p.side {
-            return Err(format!("{}: {} is {}'s piece, not yours", slide_text(s), seg_name(s.lo, s.hi), COLOUR[p.pieces[i].owner]));
-        }
-        if slid.contains(&i) {
-            return Err(format!("{}: a piece slides at most once a turn", slide_text(s)));
-        }
-        slide_problem(occupied, s).map_or(Ok(()), Err)?;
-        occupied = slide_bits(occupied, s);
-        slid.push(i);
-        value += VALUE[length(s.lo, s.hi)];
-        match s.to {
-            Some((lo, hi)) => q.pieces[i] = Piece { lo, hi, ..q.pieces[i] },
-            None => q.pieces[i].level = 0, // leaves the game after the play
-        }
-    }
-    let len = match m.play {
-        Play::Discard(len) => len,
-        Play::Place { lo, hi, .. } => length(lo, hi),
-        _ => return Err("this kind of move belongs to another game".into()),
-    };
-    need_hand(p, len)?;
-    let shortest = p.longest_played(p.side);
-    if len < shortest {
-        return Err(format!("length {} is shorter than a piece you played before ({})", len, shortest));
-    }
-    if VALUE[len] < value {
-        return Err(format!("the slid pieces are worth {}, more than the played piece ({})", value, VALUE[len]));
-    }
-    q.pieces.retain(|r| r.level > 0);
-    match m.play {
-        Play::Place { lo, hi, .. } => match cells(lo, hi).find(|&c| occupied >> c & 1 == 1) {
-            Some(c) => return Err(format!("cell {} is taken", cell_name(c))),
-            None => add_piece(q, p.side, lo, hi, 1),
-        },
-        _ => q.hand[p.side][len] -= 1,
-    }
-    Ok(())
-}
-
 /// The position after move m, or the rule it breaks.
 pub fn make_move(p: &Position, m: &Move) -> Result<Position, String> {
     if p.is_over() {
@@ -691,7 +520,7 @@ pub fn make_move(p: &Position, m: &Move) -> Result<Position, String> {
     match p.game {
         Game::Isaac => isaac_move(p, m.play, &mut q)?,
         Game::Foundations => foundations_move(p, m.play, &mut q)?,
-        Game::Hari => hari_move(p, m, &mut q)?,
+        Game::Hari => hari::play(p, m, &mut q)?,
     }
     end_turn(&mut q, p.side, false);
     Ok(q)
@@ -752,11 +581,16 @@ pub fn position_problem(p: &Position) -> Option<String> {
         for len in LENGTHS {
             let n = p.hand[colour][len] + p.on_board(colour, len);
             if n > SET_COUNT[len] {
-                return Some(format!("{} has {} pieces of length {}; a set has {}", COLOUR[colour], n, len, SET_COUNT[len]));
+                return Some(format!(
+                    "{} has {} pieces of length {}; a set has {}",
+                    COLOUR[colour], n, len, SET_COUNT[len]
+                ));
             }
             if p.game == Game::Isaac && !p.scoring && n != SET_COUNT[len] {
-                return Some(format!("no piece leaves the game in the placement phase, but {} lacks a piece of length {}",
-                                    COLOUR[colour], len));
+                return Some(format!(
+                    "no piece leaves the game in the placement phase, but {} lacks a piece of length {}",
+                    COLOUR[colour], len
+                ));
             }
         }
     }
@@ -772,8 +606,13 @@ pub fn position_problem(p: &Position) -> Option<String> {
     for q in p.pieces.iter().filter(|q| q.level >= 2) {
         let own = |c: usize| at[q.level - 1][c].filter(|&i| p.pieces[i].owner == q.owner);
         if !matches!((own(q.lo), own(q.hi)), (Some(a), Some(b)) if a != b) {
-            return Some(format!("{}^{} does not rest on two different {} pieces of level {}", seg_name(q.lo, q.hi),
-                                q.level, COLOUR[q.owner], q.level - 1));
+            return Some(format!(
+                "{}^{} does not rest on two different {} pieces of level {}",
+                seg_name(q.lo, q.hi),
+                q.level,
+                COLOUR[q.owner],
+                q.level - 1
+            ));
         }
     }
     if p.passes.len() == 1 && p.passes[0] == p.side {
@@ -786,7 +625,9 @@ pub fn position_problem(p: &Position) -> Option<String> {
         if p.scores.iter().all(|&s| s >= 100) {
             return Some("only one score can reach 100".into());
         }
-        if counter_cell(DARK, p.scores[0]).is_some() && counter_cell(DARK, p.scores[0]) == counter_cell(LIGHT, p.scores[1]) {
+        if counter_cell(DARK, p.scores[0]).is_some()
+            && counter_cell(DARK, p.scores[0]) == counter_cell(LIGHT, p.scores[1])
+        {
             return Some("both counters on one cell".into());
         }
     }
