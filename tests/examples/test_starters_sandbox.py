@@ -1,10 +1,12 @@
-"""Both starters under sandbox=bwrap, as docs/bots.md tells a participant to run them: the Python one
-sees the project's protocol/ only through `readable=`, the C one only its own directory."""
+"""The starters under sandbox=bwrap, as docs/bots.md tells a participant to run them: the Python one
+sees the project's protocol/ only through `readable=`, the C and Rust ones only their own directory, the
+JavaScript one its directory and the system's node."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pytest
 import protocol
 from referee.cli import main
 from referee.sandbox import SandboxError, check_available
-from tests.examples.starters import PYTHON_STARTER
+from tests.examples.starters import JS_STARTER, PYTHON_STARTER
 
 pytestmark = pytest.mark.sandbox
 
@@ -57,3 +59,18 @@ def test_without_readable_the_python_starter_says_what_it_needs(tmp_path: Path, 
         main(argv)
     assert stopped.value.code == 2
     assert "under sandbox=bwrap add readable=<path of protocol/>" in capsys.readouterr().err
+
+
+@needs_bwrap
+def test_js_and_rust_starters_play_each_other_sandboxed(tmp_path: Path, rust_starter: Path):
+    if shutil.which("node") is None and not os.environ.get("CI"):
+        pytest.skip("node is not installed here (apt-get install nodejs)")
+    for game in protocol.GAME_NAMES:
+        out = tmp_path / game
+        argv = ["match", "--game", game, "--games", "2", "--openings", "random:2", "--seed", "4",
+                "-engine", "name=js", "cmd=node starter.js", f"dir={JS_STARTER.parent}", "sandbox=bwrap",
+                "-engine", "name=rust", f"cmd=./{rust_starter.name}", f"dir={rust_starter.parent}", "sandbox=bwrap",
+                "-each", "tc=st=0.1", "--concurrency", "1", "--out", str(out)]
+        assert main(argv) == 0
+        records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+        assert [r["termination"] for r in records] == ["normal", "normal"], [r["reason"] for r in records]
