@@ -206,12 +206,12 @@ fn read_pieces(game: Game, text: &str, col: usize, colour: usize) -> Parsed<Vec<
 }
 
 fn read_hand(text: &str, col: usize, _colour: usize) -> Parsed<[u8; 8]> {
-    let mut hand = [0; 8];
+    let mut hand = [0u8; 8];
     for (k, b) in text.bytes().enumerate().filter(|_| text != "-") {
         if !(b'3'..=b'7').contains(&b) {
             return bad(col + k, "expected piece lengths (digits 3 to 7) or -");
         }
-        hand[(b - b'0') as usize] += 1;
+        hand[(b - b'0') as usize] = hand[(b - b'0') as usize].saturating_add(1);
     }
     Ok(hand)
 }

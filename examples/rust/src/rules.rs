@@ -182,12 +182,12 @@ impl Position {
     }
 
     fn on_board(&self, colour: usize, len: usize) -> u8 {
-        self.pieces.iter().filter(|q| q.owner == colour && length(q.lo, q.hi) == len).count() as u8
+        self.pieces.iter().filter(|q| q.owner == colour && length(q.lo, q.hi) == len).count().min(255) as u8
     }
 
     /// ISAAC: pieces neither in hand nor on the board were removed; the next removal is at least as long.
     fn longest_removed(&self, colour: usize) -> usize {
-        let gone = |len: usize| SET_COUNT[len] - self.hand[colour][len] - self.on_board(colour, len) > 0;
+        let gone = |len: usize| self.hand[colour][len].saturating_add(self.on_board(colour, len)) < SET_COUNT[len];
         LENGTHS.iter().rev().copied().find(|&len| gone(len)).unwrap_or(0)
     }
 
@@ -579,7 +579,7 @@ pub fn describe_result(p: &Position) -> String {
 pub fn position_problem(p: &Position) -> Option<String> {
     for colour in [DARK, LIGHT] {
         for len in LENGTHS {
-            let n = p.hand[colour][len] + p.on_board(colour, len);
+            let n = p.hand[colour][len].saturating_add(p.on_board(colour, len));
             if n > SET_COUNT[len] {
                 return Some(format!(
                     "{} has {} pieces of length {}; a set has {}",
