@@ -131,13 +131,16 @@ function placementProblem(p, at, colour, lo, hi, level) {
   return null;
 }
 
-/** Every placement of the mover's pieces from length `shortest` up on `level`. */
-function placements(p, at, level, shortest) {
+/** Every placement of the mover's pieces from length `shortest` up on `level` (with `first`, only the
+ * first one found, or none). */
+function placements(p, at, level, shortest, first = false) {
   const out = [];
   for (const len of LENGTHS) {
     if (len < shortest || p.hand[p.side][len] === 0) continue;
     for (const [lo, hi] of SEGMENTS[len]) {
-      if (!placementProblem(p, at, p.side, lo, hi, level)) out.push({ kind: 'place', lo, hi, level, slides: [] });
+      if (placementProblem(p, at, p.side, lo, hi, level)) continue;
+      out.push({ kind: 'place', lo, hi, level, slides: [] });
+      if (first) return out;
     }
   }
   return out;
@@ -147,7 +150,7 @@ function placements(p, at, level, shortest) {
 function foundationsTarget(p, at) {
   const level = currentLevel(p, p.side);
   const shortest = longestOnLevel(p, p.side, level);
-  if (level === MAX_LEVEL || placements(p, at, level, shortest).length > 0) return [level, shortest];
+  if (level === MAX_LEVEL || placements(p, at, level, shortest, true).length > 0) return [level, shortest];
   return [level + 1, 0];
 }
 

@@ -24,7 +24,10 @@ const RESERVE_MS = 30; // kept back from every budget for the pipe and a busy ma
 
 class Refused extends Error {} // a line the engine cannot obey: one error line, nothing changes
 
-const state = { variant: 'isaac', seed: 0, rng: null, position: R.startPosition('isaac'), held: null };
+const state = {
+  variant: 'isaac', seed: 0, rng: null, position: R.startPosition('isaac'), held: null,
+  reached: null, // how `position` reached state.position: {start: 'startpos' or the position string, moves}
+};
 
 function say(line) {
   process.stdout.write(`${line}\n`);
@@ -161,7 +164,7 @@ function setoption(w) {
       throw new Refused(`option UCI_Variant has no value ${quoted(value.text)} (column ${value.col}); values: ${R.GAMES.join(', ')}`);
     }
     state.variant = game;
-    state.position = R.startPosition(game); // choosing a game resets the position
+    [state.position, state.reached] = [R.startPosition(game), null]; // choosing a game resets the position
   } else if (name.toLowerCase() === 'seed') {
     state.seed = wholeNumber(value, 0, SEED_MAX, 'option Seed');
     state.rng = generator(state.seed);
@@ -171,12 +174,19 @@ function setoption(w) {
 }
 
 /** position startpos|fen <position string> [moves ...]: checked as a whole before anything changes,
- * so a refused command leaves the previous position in place. */
+ * so a refused command leaves the previous position in place. A referee sends the whole game before
+ * every move: when it extends the position reached last, only the new moves are read. */
 function position(w) {
   let at = w.findIndex((x) => x.text === 'moves');
   if (at < 0) at = w.length;
+  const start = w.slice(1, at).map((x) => x.text).join(' ');
+  const moves = w.slice(at + 1).map((x) => x.text);
+  const done = state.reached;
   let p;
-  if (w.length > 1 && w[1].text === 'startpos' && at === 2) {
+  let first = 0;
+  if (done && done.start === start && done.moves.every((m, k) => moves[k] === m)) {
+    [p, first] = [state.position, done.moves.length];
+  } else if (w.length > 1 && w[1].text === 'startpos' && at === 2) {
     p = R.startPosition(state.variant);
   } else if (w.length > 1 && w[1].text === 'fen' && at > 2) {
     try {
@@ -192,7 +202,7 @@ function position(w) {
   } else {
     throw new Refused(`position: expected 'startpos' or 'fen <position string>', then 'moves ...' (column ${w.length > 1 ? w[1].col : 9})`);
   }
-  for (let i = at + 1; i < w.length; i++) {
+  for (let i = at + 1 + first; i < w.length; i++) {
     const shown = `move ${i - at} ${quoted(w[i].text)}`;
     try {
       p = R.makeMove(p, N.parseMove(p.game, w[i].text));
@@ -202,7 +212,7 @@ function position(w) {
       throw error;
     }
   }
-  state.position = p;
+  [state.position, state.reached] = [p, { start, moves }];
 }
 
 function go(w) {
@@ -263,7 +273,7 @@ function moves(w) {
 
 const COMMANDS = {
   uci, isready: () => say('readyok'), setoption, position, go, stop, d: display, moves,
-  ucinewgame: () => { state.position = R.startPosition(state.variant); state.rng = generator(state.seed); },
+  ucinewgame: () => { [state.position, state.reached] = [R.startPosition(state.variant), null]; state.rng = generator(state.seed); },
   debug: () => {},
   ponderhit: () => { throw new Refused('ponderhit: pondering is not supported'); },
   quit: () => process.exit(0),

@@ -60,6 +60,8 @@ struct Engine {
     position: Position,
     /// After `go infinite`: the chosen move, printed on `stop`.
     held: Option<String>,
+    /// How `position` reached self.position: the words before `moves`, and the moves.
+    reached: Option<(String, Vec<String>)>,
 }
 
 // ---- choosing a move ----------------------------------------------------------------------------------
@@ -226,6 +228,7 @@ impl Engine {
                 Some(game) => {
                     self.variant = game;
                     self.position = Position::start(game); // choosing a game resets the position
+                    self.reached = None;
                 }
                 None => {
                     return Err(format!(
@@ -251,10 +254,18 @@ impl Engine {
     }
 
     /// position startpos|fen <position string> [moves ...]: checked as a whole before anything changes,
-    /// so a refused command leaves the previous position in place.
+    /// so a refused command leaves the previous position in place. A referee sends the whole game
+    /// before every move: when it extends the position reached last, only the new moves are read.
     fn position(&mut self, w: &[Word]) -> Result<(), Refused> {
         let at = w.iter().position(|x| x.text == "moves").unwrap_or(w.len());
+        let start: Vec<&str> = w[1.min(w.len())..at].iter().map(|x| x.text).collect();
+        let (start, moves) = (start.join(" "), w.iter().skip(at + 1).map(|x| x.text.to_string()).collect::<Vec<_>>());
+        let known = match &self.reached {
+            Some((from, done)) if *from == start && moves.starts_with(done) => Some(done.len()),
+            _ => None,
+        };
         let mut p = match w.get(1).map(|x| x.text) {
+            _ if known.is_some() => self.position.clone(),
             Some("startpos") if at == 2 => Position::start(self.variant),
             Some("fen") if at > 2 => {
                 let p = parse_position(&w[2..at]).map_err(|e: BadNotation| {
@@ -273,7 +284,7 @@ impl Engine {
             }
             _ => return Err("position: expected 'startpos' or 'fen <position string>', then 'moves ...'".into()),
         };
-        for (number, word) in w.iter().skip(at + 1).enumerate() {
+        for (number, word) in w.iter().skip(at + 1).enumerate().skip(known.unwrap_or(0)) {
             let shown = format!("move {} {}", number + 1, quoted(word.text));
             let m = parse_move(p.game, word.text).map_err(|e| {
                 format!("position: {} at column {}: bad notation: {}", shown, word.col + e.column - 1, e.message)
@@ -282,6 +293,7 @@ impl Engine {
                 .map_err(|why| format!("position: {} at column {}: illegal: {}", shown, word.col, why))?;
         }
         self.position = p;
+        self.reached = Some((start, moves));
         Ok(())
     }
 
@@ -369,6 +381,7 @@ impl Engine {
             "setoption" => self.setoption(&w)?,
             "ucinewgame" => {
                 self.position = Position::start(self.variant);
+                self.reached = None;
                 self.reseed();
             }
             "position" => self.position(&w)?,
@@ -430,8 +443,14 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<
 }
 
 fn main() {
-    let mut engine =
-        Engine { variant: Game::Isaac, seed: 0, rng: 0, position: Position::start(Game::Isaac), held: None };
+    let mut engine = Engine {
+        variant: Game::Isaac,
+        seed: 0,
+        rng: 0,
+        position: Position::start(Game::Isaac),
+        held: None,
+        reached: None,
+    };
     engine.reseed();
     let stdin = io::stdin();
     let mut input = stdin.lock();

@@ -283,22 +283,23 @@ fn placement_problem(
 
 /// Every placement of the mover's pieces from length `shortest` up on `level`.
 fn placements(p: &Position, at: &[[Option<usize>; 100]], level: usize, shortest: usize) -> Vec<Move> {
-    let mut out = Vec::new();
-    for len in LENGTHS.iter().copied().filter(|&len| len >= shortest && p.hand[p.side][len] > 0) {
-        for (lo, hi) in segments(len) {
-            if placement_problem(p, at, p.side, lo, hi, level).is_none() {
-                out.push(Move::plain(Play::Place { lo, hi, level }));
-            }
-        }
-    }
-    out
+    let lengths = LENGTHS.iter().copied().filter(|&len| len >= shortest && p.hand[p.side][len] > 0);
+    let segments = lengths.flat_map(segments);
+    let free = segments.filter(|&(lo, hi)| placement_problem(p, at, p.side, lo, hi, level).is_none());
+    free.map(|(lo, hi)| Move::plain(Play::Place { lo, hi, level })).collect()
+}
+
+/// Whether any placement fits, without listing them.
+fn can_place(p: &Position, at: &[[Option<usize>; 100]], level: usize, shortest: usize) -> bool {
+    let lengths = LENGTHS.iter().copied().filter(|&len| len >= shortest && p.hand[p.side][len] > 0);
+    lengths.flat_map(segments).any(|(lo, hi)| placement_problem(p, at, p.side, lo, hi, level).is_none())
 }
 
 /// FOUNDATIONS compulsion: (level, shortest length) where the mover must place (SPEC 4).
 fn foundations_target(p: &Position, at: &[[Option<usize>; 100]]) -> (usize, usize) {
     let level = p.current_level(p.side);
     let shortest = p.longest_on_level(p.side, level);
-    if level == MAX_LEVEL || !placements(p, at, level, shortest).is_empty() {
+    if level == MAX_LEVEL || can_place(p, at, level, shortest) {
         (level, shortest)
     } else {
         (level + 1, 0)
