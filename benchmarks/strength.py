@@ -43,8 +43,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from referee.opening_results import by_opening, opening_row, summary_line  # noqa: E402
-from referee.store import RECORDS, read_records_file  # noqa: E402
+from referee.books.opening_results import by_opening, opening_row, summary_line  # noqa: E402
+from referee.results.store import RECORDS, read_records_file  # noqa: E402
 
 GAMES = ("isaac", "foundations", "hari")
 PARTNERS = ("fastmc", "heuristic", "flatmc", "greedy", "random")

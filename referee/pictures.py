@@ -22,7 +22,7 @@ from protocol.moves import Move
 from protocol.svg import board_svg
 from protocol.svg_replay import game_page
 
-from .store import RECORDS, StoreError, read_records_file
+from .results.store import RECORDS, StoreError, read_records_file
 
 PROG = "isaac-svg"
 EXIT_USAGE = 2

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from .command import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Command, UsageError
 from .dispatch import build_parser, main
-from .plan import default_concurrency
+from .prepare import default_concurrency
 
 __all__ = ["EXIT_FAIL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "Command", "UsageError",
            "build_parser", "default_concurrency", "main"]

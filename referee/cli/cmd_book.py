@@ -20,19 +20,19 @@ from typing import TextIO, TypeVar
 
 from protocol import GAME_NAMES
 
-from .. import config as cfg
-from ..book import BookEntry, BuildSettings, book_text, build_book
-from ..engine_process import EngineSpec
-from ..opening_games import OpeningGames, OpeningGamesError
-from ..opening_results import OpeningResult, opening_row, summary_line
-from ..openings import MAX_RANDOM_PLIES, OpeningError, shipped_book
-from ..record import GameRecord
-from ..rejudge import BookLine, RejudgeSettings, read_book, rejudge
-from ..store import RECORDS, Store
-from ..timecontrol import TimeControl
+from ..books.build import BookEntry, BuildSettings, book_text, build_book
+from ..books.opening_games import OpeningGames, OpeningGamesError
+from ..books.opening_results import OpeningResult, opening_row, summary_line
+from ..books.rejudge import BookLine, RejudgeSettings, read_book, rejudge
+from ..engines import config as cfg
+from ..engines.process import EngineSpec
+from ..formats.record import GameRecord
+from ..formats.timecontrol import TimeControl
+from ..matches.openings import MAX_RANDOM_PLIES, OpeningError, shipped_book
+from ..results.store import RECORDS, Store
 from .arguments import Options, count_int, int_at_least, non_negative_int
 from .command import EXIT_FAIL, EXIT_OK, Command, UsageError
-from .plan import default_concurrency
+from .prepare import default_concurrency
 
 BUILD_TC = "nodes=3000"
 REJUDGE_TC = "nodes=30000"

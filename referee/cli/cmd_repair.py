@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..repair import repair
+from ..results.repair import repair
 from .arguments import Options
 from .command import EXIT_OK, Command
 

@@ -12,7 +12,7 @@ import pytest
 
 import protocol
 from referee.cli import main
-from referee.sandbox import SandboxError, check_available
+from referee.engines.sandbox import SandboxError, check_available
 from tests.examples.starters import PYTHON_STARTER
 
 pytestmark = pytest.mark.sandbox

@@ -7,7 +7,7 @@ import re
 
 import protocol
 from protocol.board import DARK
-from referee.pgn import movetext
+from referee.results.pgn import movetext
 
 
 def _game_with_repeated_mover(name: str, seed: int = 1):

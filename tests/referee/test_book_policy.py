@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from protocol import new_game
-from referee.book import BookEntry, book_text, draw_line, placed_length, shipped_book, shortest_placements
-from referee.opening_games import derived_seed
-from referee.opening_results import by_opening, opening_row, opening_text, summary_line
-from referee.openings import parse_opening_line, parse_source, read_opening_file
+from referee.books.build import BookEntry, book_text, draw_line, placed_length, shortest_placements
+from referee.books.opening_games import derived_seed
+from referee.books.opening_results import by_opening, opening_row, opening_text, summary_line
+from referee.matches.openings import parse_opening_line, parse_source, read_opening_file, shipped_book
 from tests.support.paths import REPO
 
 
@@ -148,8 +148,8 @@ def test_book_text_is_what_the_opening_reader_reads(tmp_path):
 
 
 def test_the_book_command_imports_nothing_of_the_engine():
-    code = ("import sys, referee.book, referee.rejudge, referee.opening_games, referee.cli.cmd_book, "
-            "referee.pictures\n"
+    code = ("import sys, referee.books.build, referee.books.rejudge, referee.books.opening_games, "
+            "referee.cli.cmd_book, referee.pictures\n"
             "bad = sorted(m for m in sys.modules if m == 'engine' or m.startswith('engine.'))\n"
             "assert not bad, bad")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,

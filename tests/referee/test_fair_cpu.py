@@ -17,12 +17,12 @@ import time
 import pytest
 
 from protocol.messages import PositionCommand
-from referee import cpu
 from referee.cli import main
-from referee.cpu import CorePlan, cgroup_root, group_pids, plan_cores, usable_cores
-from referee.engine_process import EngineSpec
-from referee.player import EnginePlayer
-from referee.sandbox import SandboxError, check_available
+from referee.engines import cpu
+from referee.engines.cpu import CorePlan, cgroup_root, group_pids, plan_cores, usable_cores
+from referee.engines.player import EnginePlayer
+from referee.engines.process import EngineSpec
+from referee.engines.sandbox import SandboxError, check_available
 from tests.support.paths import BAD_ENGINES, HOSTILE_ENGINES, REPO
 
 pytestmark = pytest.mark.slow

@@ -14,23 +14,29 @@ import pytest
 
 import protocol
 from protocol.messages import OptionSpec
-from referee.checkpoint import CHECKPOINT, checkpoint_text, load_checkpoint, write_checkpoint
 from referee.cli.command import UsageError
-from referee.cli.plan import opening_book
-from referee.compact import GameIdSet, HashSet64, from_base64, to_base64
-from referee.engine_process import EngineSpec
-from referee.openings import RANDOM_CACHE, OpeningBook, OpeningSource
-from referee.player import seed_value
-from referee.ratings import crosstable_of, encounters_of
-from referee.record import GameRecord
-from referee.report import MAX_REPORT_BYTES, SHOWN_FORFEITS, SHOWN_LATEST, ReportBuilder, RunView, render_page
-from referee.runplan import RunPlan
-from referee.schedule import ScheduledGame, game_seed, match_schedule, tournament_schedule
-from referee.stats import MatchStats, engine_totals, pentanomial_counts
-from referee.store import RecordReader, Store, StoreError, read_records_file
-from referee.tally import REPEAT_MIN_GAMES, RunTally
-from referee.timecontrol import TimeControl
-from referee.tracker import Tracker
+from referee.cli.prepare import opening_book
+from referee.engines.player import seed_value
+from referee.engines.process import EngineSpec
+from referee.formats.record import GameRecord
+from referee.formats.timecontrol import TimeControl
+from referee.matches.openings import RANDOM_CACHE, OpeningBook, OpeningSource
+from referee.matches.plan import RunPlan
+from referee.matches.schedule import ScheduledGame, game_seed, match_schedule, tournament_schedule
+from referee.matches.tracker import Tracker
+from referee.results.checkpoint import CHECKPOINT, checkpoint_text, load_checkpoint, write_checkpoint
+from referee.results.compact import GameIdSet, HashSet64, from_base64, to_base64
+from referee.results.ratings import crosstable_of, encounters_of
+from referee.results.report import (
+    MAX_REPORT_BYTES,
+    SHOWN_FORFEITS,
+    SHOWN_LATEST,
+    ReportBuilder,
+    RunView,
+    render_page,
+)
+from referee.results.store import RecordReader, Store, StoreError, read_records_file
+from referee.results.tally import REPEAT_MIN_GAMES, MatchStats, RunTally, engine_totals, pentanomial_counts
 
 START = {name: protocol.new_game(name).position() for name in protocol.GAME_NAMES}
 FORFEITS = ["time forfeit", "illegal move", "crash"]
@@ -167,7 +173,7 @@ def test_the_running_counts_are_the_statistics_of_the_records():
         games = [g for g in typed if {g.dark["name"], g.light["name"]} == {a, b}]
         assert by_pair[(a, b)]["pentanomial"] == pentanomial_counts(games, a)
         assert by_pair[(a, b)]["games"] == len(games)
-    assert all(not e.open_pairs for e in tally.encounters.values())   # only unfinished pairs are kept
+    assert all(not e.pairs.open_pairs for e in tally.encounters.values())   # only unfinished pairs are kept
     again = RunTally(names)
     again.load_state(tally.state())
     assert again.state() == tally.state()
@@ -181,7 +187,7 @@ def test_a_match_tally_keeps_only_the_pairs_still_open_and_agrees_with_match_sta
         tally.add(r)
         stats.add(GameRecord.from_json(r))
     assert tally.match is not None and tally.match.to_json() == stats.to_json()
-    assert len(tally.match._open_pairs) == 1      # the pair whose second game is not in yet
+    assert len(tally.match._pairs.open_pairs) == 1      # the pair whose second game is not in yet
 
 
 def test_repeated_games_are_counted_and_warned_about_above_one_percent():

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 import protocol
-from referee.checkpoint import checkpoint_text, write_checkpoint
 from referee.cli import main
-from referee.cli.plan import schedule
-from referee.engine_process import EngineSpec
-from referee.openings import OpeningBook
-from referee.runplan import RunPlan
-from referee.store import Store
-from referee.tracker import Tracker
+from referee.cli.prepare import schedule
+from referee.engines.process import EngineSpec
+from referee.matches.openings import OpeningBook
+from referee.matches.plan import RunPlan
+from referee.matches.tracker import Tracker
+from referee.results.checkpoint import checkpoint_text, write_checkpoint
+from referee.results.store import Store
 from tests.support.paths import BAD_ENGINES, REPO
 
 GOOD = BAD_ENGINES / "good_random.py"

@@ -8,14 +8,14 @@ import textwrap
 
 import pytest
 
-from referee import native_heap
+from referee.matches import native_heap
 from tests.support.paths import REPO
 
 # In a fresh interpreter: one arena, then a heap of 1 KB blocks (past Python's own allocator, so
 # glibc's) of which every 64th is kept; the rest are freed, which leaves the heap's pages inside it
 # free but still resident until a trim. Prints RSS (kB) after the frees and after the trim.
 SCRIPT = textwrap.dedent("""
-    from referee import native_heap
+    from referee.matches import native_heap
 
     def rss_kb():
         with open("/proc/self/status") as fh:

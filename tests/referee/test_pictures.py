@@ -13,9 +13,9 @@ import pytest
 from protocol import game_from_position, new_game
 from protocol.board import LIGHT
 from protocol.svg import board_svg
+from referee.formats.record import GameRecord, MoveRecord
+from referee.formats.terminations import Termination
 from referee.pictures import main as svg_main
-from referee.record import GameRecord, MoveRecord
-from referee.terminations import Termination
 from tests.support.paths import REPO
 
 HARI_SLIDES = "hari c0c2,b3h3,g6g8/e0i0,i1i6,a8c8,d9f9 333444455566/33344445567 l d"

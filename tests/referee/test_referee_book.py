@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.books.opening_results import by_opening
 from referee.cli import main
-from referee.engine_process import EngineSpec
-from referee.opening_results import by_opening
-from referee.openings import OpeningBook, parse_source, read_opening_file, shipped_book
-from referee.player import EnginePlayer
+from referee.engines.player import EnginePlayer
+from referee.engines.process import EngineSpec
+from referee.matches.openings import OpeningBook, parse_source, read_opening_file, shipped_book
 from tests.support.paths import BAD_ENGINES, MINIMAL_ENGINE
 
 pytestmark = pytest.mark.slow

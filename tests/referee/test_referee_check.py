@@ -9,7 +9,7 @@ import pytest
 
 import protocol
 from referee.check import CheckReport, CheckResult, Status, Tier, make_positions, run_check
-from referee.engine_process import live_engine_groups
+from referee.engines.process import live_engine_groups
 from tests.support.paths import BAD_ENGINES, MINIMAL_ENGINE, REPO
 
 pytestmark = pytest.mark.slow
@@ -189,8 +189,8 @@ def test_malformed_option_line_costs_the_option_in_player_and_check_alike():
     """One client reads the handshake for both: the bad line is dropped, the engine still plays."""
     import asyncio
 
-    from referee.engine_process import EngineSpec
-    from referee.player import EnginePlayer
+    from referee.engines.player import EnginePlayer
+    from referee.engines.process import EngineSpec
 
     cmd = [sys.executable, str(ENGINES / "malformed_option.py")]
 

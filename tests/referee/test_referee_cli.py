@@ -10,10 +10,10 @@ import sys
 import pytest
 
 import protocol
-from referee import config as cfg
 from referee.cli import default_concurrency, main
-from referee.openings import OpeningError, parse_opening_line, random_opening, read_opening_file
-from referee.progress import Progress
+from referee.engines import config as cfg
+from referee.matches.openings import OpeningError, parse_opening_line, random_opening, read_opening_file
+from referee.matches.progress import Progress
 from tests.support.paths import BAD_ENGINES
 
 BAD = BAD_ENGINES

@@ -14,8 +14,8 @@ import distributed
 import pytest
 
 from referee.cli import main
-from referee.record import GameRecord
-from referee.stats import engine_totals
+from referee.formats.record import GameRecord
+from referee.results.tally import engine_totals
 from tests.support.paths import BAD_ENGINES, REPO
 
 pytestmark = pytest.mark.cluster
@@ -149,7 +149,7 @@ def test_a_worker_killed_mid_game_costs_only_a_replay(tmp_path, env, capsys):
 def test_an_sprt_stop_on_a_cluster_records_every_game_that_finished(tmp_path, env, capsys, monkeypatch):
     """Once the SPRT decides, tasks start no new game and the submitter waits for the games running:
     every game a worker finished is recorded (none is cancelled away), and the run stops early."""
-    import referee.cluster as cluster_module
+    import referee.matches.cluster as cluster_module
 
     finished: list[int] = []
     play = cluster_module.play_game
@@ -173,7 +173,7 @@ def test_an_sprt_stop_on_a_cluster_records_every_game_that_finished(tmp_path, en
 
 
 def test_a_cluster_run_shows_its_games_in_progress_in_live_json(tmp_path, env, capsys, monkeypatch):
-    from referee.live import LiveGames
+    from referee.matches.live import LiveGames
 
     shown: list[dict] = []
     show = LiveGames.show
@@ -272,5 +272,5 @@ class _FakeClient:
 def test_a_lost_scheduler_is_told_by_asking_it_not_by_the_clients_lagging_status(status, answers, gone):
     import asyncio
 
-    from referee.cluster import _scheduler_gone
+    from referee.matches.cluster import _scheduler_gone
     assert asyncio.run(_scheduler_gone(_FakeClient(status, answers))) is gone

@@ -15,11 +15,12 @@ import pytest
 import protocol
 from protocol.board import DARK, LIGHT
 from protocol.errors import IllegalMoveError
-from referee.engine_process import EngineSpec, group_members, live_engine_groups
-from referee.game_runner import GameSpec, play_game
-from referee.player import EngineFailure, EnginePlayer, describe_exit
-from referee.record import TERMINATIONS, GameRecord, MoveRecord
-from referee.timecontrol import Clock, TimeControl, go_command
+from referee.engines.player import EngineFailure, EnginePlayer, describe_exit
+from referee.engines.process import EngineSpec, group_members, live_engine_groups
+from referee.formats.record import TERMINATIONS, GameRecord, MoveRecord
+from referee.formats.timecontrol import TimeControl
+from referee.matches.clock import Clock, go_command
+from referee.matches.game_runner import GameSpec, play_game
 from tests.support.paths import BAD_ENGINES, REPO
 
 pytestmark = pytest.mark.slow
@@ -404,8 +405,8 @@ def test_player_go_failure_carries_facts():
 
 EXIT_WITHOUT_QUIT = """
 import asyncio, json, sys
-from referee.engine_process import EngineSpec, group_members, live_engine_groups
-from referee.player import EnginePlayer
+from referee.engines.player import EnginePlayer
+from referee.engines.process import EngineSpec, group_members, live_engine_groups
 
 async def main():
     player = EnginePlayer(EngineSpec("s", [sys.executable, sys.argv[1]]))

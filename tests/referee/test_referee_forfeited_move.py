@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from protocol.board import DARK, LIGHT
-from referee.record import INFO_LINE_CHARS, INFO_LINES_KEPT, ForfeitedMove, GameRecord, InfoLine
-from referee.schema import RecordModel, SchemaError, validate
+from referee.formats.record import INFO_LINE_CHARS, INFO_LINES_KEPT, ForfeitedMove, GameRecord, InfoLine
+from referee.formats.schema import RecordModel, SchemaError, validate
 from tests.referee.test_referee_core import make_player, play
 
 pytestmark = pytest.mark.slow

@@ -14,9 +14,9 @@ import pytest
 
 from referee.cli import dispatch
 from referee.cli.command import Command
-from referee.repair import REJECTED
-from referee.store import RECORDS, Store, StoreError, read_records_file
-from referee.timecontrol import TimeControl
+from referee.formats.timecontrol import TimeControl
+from referee.results.repair import REJECTED
+from referee.results.store import RECORDS, Store, StoreError, read_records_file
 from tests.support.paths import REPO
 
 ENGINE = f"{sys.executable} -m engine"
@@ -290,7 +290,7 @@ def test_the_engine_never_imports_pydantic():
 
 
 def test_a_real_run_matches_every_schema(played):
-    from referee.schema import RecordModel, RunConfigModel, SummaryModel, load_json
+    from referee.formats.schema import RecordModel, RunConfigModel, SummaryModel, load_json
     load_json(RunConfigModel, played / "config.json")
     load_json(SummaryModel, played / "summary.json")
     for line in (played / RECORDS).read_text().splitlines():

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 from protocol import new_game
-from referee.game_runner import GameSpec
-from referee.live import LIVE, LiveGames
-from referee.timecontrol import TimeControl
+from referee.formats.timecontrol import TimeControl
+from referee.matches.game_runner import GameSpec
+from referee.matches.live import LIVE, LiveGames
 
 
 def _spec(game_id: int, opening: list[str]) -> GameSpec:

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.record import GameRecord
-from referee.schedule import match_schedule, tournament_schedule
-from referee.stats import engine_totals
+from referee.formats.record import GameRecord
+from referee.matches.schedule import match_schedule, tournament_schedule
+from referee.results.tally import engine_totals
 from tests.support.paths import BAD_ENGINES
 
 pytestmark = pytest.mark.slow
@@ -167,7 +167,7 @@ def test_what_the_run_keeps_is_frozen_once_and_does_not_grow_with_the_games(tmp_
         freeze()
         frozen_after.append(gc.get_freeze_count())
 
-    from referee.tracker import Tracker
+    from referee.matches.tracker import Tracker
     add = Tracker.add
 
     def counting_add(self, record, offset=None):
@@ -179,9 +179,9 @@ def test_what_the_run_keeps_is_frozen_once_and_does_not_grow_with_the_games(tmp_
 
     monkeypatch.setattr(gc, "freeze", counting_freeze)
     monkeypatch.setattr(Tracker, "add", counting_add)
-    monkeypatch.setattr("referee.report.SHOWN_LATEST", 2)     # the report keeps its last games: 2 here
-    monkeypatch.setattr("referee.report.SHOWN_FORFEITS", 2)
-    monkeypatch.setattr("referee.game_runner.PARSED_MOVES", 4)  # and the parses of the last moves seen
+    monkeypatch.setattr("referee.results.report.SHOWN_LATEST", 2)     # the report keeps its last games: 2 here
+    monkeypatch.setattr("referee.results.report.SHOWN_FORFEITS", 2)
+    monkeypatch.setattr("referee.matches.game_runner.PARSED_MOVES", 4)  # and the parses of the last moves seen
     import scipy.optimize  # noqa: F401  (the report's ratings import it once, not per game)
     try:
         argv = ["match", "--game", "foundations", *builtin("random1", "random", engine_dir),

@@ -7,8 +7,10 @@ import math
 
 import pytest
 
-from referee import ratings
-from referee.stats import Z95, elo_from_score
+from referee.formats.record import dark_points
+from referee.results import ratings
+from referee.results.elo import Z95, elo_from_score
+from referee.results.text import ratings_text
 from tests.support.paths import BAD_ENGINES, REPO
 from tests.support.records import record_json
 
@@ -72,13 +74,13 @@ def test_three_engines_satisfy_the_likelihood_equations():
     def expected(d: str, light: str) -> float:
         return 1 / (1 + 10 ** (-(r[d] - r[light] + w) / 400))
     for name in "ABC":
-        actual = sum(ratings._points(g["result"]) if g["dark"]["name"] == name else 1 - ratings._points(g["result"])
+        actual = sum(dark_points(g["result"]) if g["dark"]["name"] == name else 1 - dark_points(g["result"])
                      for g in records if name in (g["dark"]["name"], g["light"]["name"]))
         model = sum(expected(g["dark"]["name"], g["light"]["name"]) if g["dark"]["name"] == name
                     else 1 - expected(g["dark"]["name"], g["light"]["name"])
                     for g in records if name in (g["dark"]["name"], g["light"]["name"]))
         assert model == pytest.approx(actual, abs=0.01)
-    dark_actual = sum(ratings._points(g["result"]) for g in records)
+    dark_actual = sum(dark_points(g["result"]) for g in records)
     dark_model = sum(expected(g["dark"]["name"], g["light"]["name"]) for g in records)
     assert dark_model == pytest.approx(dark_actual, abs=0.01)
     assert r["A"] > r["B"] > r["C"]
@@ -115,7 +117,7 @@ def test_crosstable_and_pentanomial_per_encounter():
     assert (enc[("A", "B")]["wins"], enc[("A", "B")]["draws"], enc[("A", "B")]["losses"]) == (3, 0, 1)
     assert enc[("A", "C")]["pentanomial"] == [0, 0, 1, 0, 0]
     assert enc[("B", "C")]["pairs"] == 0 and enc[("B", "C")]["pentanomial_elo"] is None
-    text = ratings.ratings_text(report)
+    text = ratings_text(report)
     assert "crosstable" in text and "3/4" in text and "[0, 0, 1, 0, 1]" in text
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.store import Store, StoreError, read_records_file
+from referee.results.store import Store, StoreError, read_records_file
 from tests.support.fuzz_oracles import VALID_RECORD
 from tests.support.paths import BAD_ENGINES, REPO
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.sandbox import SandboxError, bwrap_argv, check_available
+from referee.engines.sandbox import SandboxError, bwrap_argv, check_available
 from tests.support.paths import BAD_ENGINES, HOSTILE_ENGINES, REPO
 
 pytestmark = pytest.mark.sandbox

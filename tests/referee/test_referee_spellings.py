@@ -10,7 +10,7 @@ import pytest
 
 from referee.cli import main
 from referee.cli.spellings import SpellingError, translate
-from referee.timecontrol import TimeControl
+from referee.formats.timecontrol import TimeControl
 from tests.support.paths import BAD_ENGINES, REPO
 
 GOOD = f"cmd={sys.executable} {BAD_ENGINES / 'good_random.py'}"

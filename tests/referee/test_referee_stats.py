@@ -6,19 +6,10 @@ import math
 
 import pytest
 
-from referee import stats
-from referee.stats import (
-    MatchStats,
-    Sprt,
-    elo_from_score,
-    elo_interval,
-    elo_interval_pentanomial,
-    los,
-    pentanomial_counts,
-    sprt_bounds,
-    sprt_llr_pentanomial,
-    sprt_llr_trinomial,
-)
+from referee.results.elo import elo_from_score, elo_interval, elo_interval_pentanomial, json_number, los
+from referee.results.sprt import Sprt, sprt_bounds, sprt_llr_pentanomial, sprt_llr_trinomial
+from referee.results.tally import MatchStats, engine_totals, pentanomial_counts, standings, termination_counts
+from referee.results.text import match_headline, standings_table
 from tests.support.records import make_record
 
 
@@ -154,6 +145,16 @@ def test_match_stats_from_records():
     assert summary["los"] == pytest.approx(los(4, 2), abs=1e-4)
 
 
+def test_match_headline_is_the_score_elo_los_and_llr_in_one_line():
+    match = MatchStats("A", "B", sprt=Sprt(0, 10))
+    for r in paired_records():
+        match.add(r)
+    # W4 D2 L2: 5 - 3, score 0.625 -> Elo -400*log10(1/0.625 - 1) = +88.7; LOS Phi(2/sqrt(6)) = 79%;
+    # bounds log(0.05/0.95) = -2.94 and +2.94
+    assert match_headline(match) == "A vs B: 5 - 3 [W4 D2 L2] Elo +88.7 (-117.0, +406.8) LOS 79% LLR 0.03 (-2.94, 2.94)"
+    assert match_headline(MatchStats("A", "B")) == "A vs B: 0 - 0 [W0 D0 L0] Elo +0.0 (-inf, +inf) LOS 50%"
+
+
 def test_pentanomial_skips_unfinished_pairs():
     records = paired_records()[:-1]   # the last pair (A scored 0.5) is half played
     assert pentanomial_counts(records, "A") == [0, 0, 1, 1, 1]
@@ -176,7 +177,7 @@ def test_match_sprt_uses_pairs_when_there_are_pairs():
 
 def test_per_colour_and_forfeit_tallies():
     records = paired_records() + [rec(8, "A", "B", "0-1", termination="time forfeit")]
-    totals = stats.engine_totals(records, ["A", "B"])
+    totals = engine_totals(records, ["A", "B"])
     a = totals["A"]
     # A as Dark: 1-0 W, 1-0 W, 1/2 D, 0-1 L, 0-1 (forfeit) L -> W2 D1 L2
     assert (a.as_dark.wins, a.as_dark.draws, a.as_dark.losses) == (2, 1, 2)
@@ -184,25 +185,25 @@ def test_per_colour_and_forfeit_tallies():
     assert (a.as_light.wins, a.as_light.draws, a.as_light.losses) == (2, 1, 1)
     assert a.forfeits == {"time forfeit": 1}
     assert totals["B"].forfeits == {}
-    assert stats.termination_counts(records) == {"normal": 8, "time forfeit": 1}
+    assert termination_counts(records) == {"normal": 8, "time forfeit": 1}
 
 
 def test_standings_order_and_table():
     records = [rec(0, "A", "B", "1-0"), rec(1, "B", "C", "1/2-1/2"), rec(2, "C", "A", "0-1"),
                rec(3, "B", "A", "1/2-1/2")]
-    order = [e.name for e in stats.standings(records, ["A", "B", "C"])]
+    order = [e.name for e in standings(records, ["A", "B", "C"])]
     # A: 1 + 1 + 0.5 = 2.5; B: 0 + 0.5 + 0.5 = 1; C: 0.5 + 0 = 0.5
     assert order == ["A", "B", "C"]
-    table = stats.standings_table(records, ["A", "B", "C"])
+    table = standings_table(records, ["A", "B", "C"])
     lines = table.splitlines()
     assert lines[2].split()[:4] == ["1", "A", "3", "2.5"]
     assert lines[4].split()[:4] == ["3", "C", "2", "0.5"]
-    total_points = sum(e.total.points for e in stats.standings(records, ["A", "B", "C"]))
+    total_points = sum(e.total.points for e in standings(records, ["A", "B", "C"]))
     assert total_points == len(records)
 
 
 def test_json_numbers_have_no_infinity():
-    assert stats.json_number(math.inf) is None
-    assert stats.json_number(-math.inf) is None
-    assert stats.json_number(math.nan) is None
-    assert stats.json_number(12.3456) == 12.35
+    assert json_number(math.inf) is None
+    assert json_number(-math.inf) is None
+    assert json_number(math.nan) is None
+    assert json_number(12.3456) == 12.35

@@ -21,8 +21,8 @@ from protocol.svg import board_svg
 from protocol.svg_replay import PartTable, decode_data
 from referee.cli import main as referee_main
 from referee.pictures import main as svg_main
-from referee.report import REPORT, LiveReport, build_report
-from referee.tally import RunTally
+from referee.results.report import REPORT, LiveReport, build_report
+from referee.results.tally import RunTally
 from tests.support.paths import REPO
 
 
@@ -226,7 +226,7 @@ def test_replay_data_is_the_json_of_every_part_and_game_encoded_piece_by_piece(r
     import gzip
 
     from protocol.svg_replay import encode_data
-    from referee.report import builder_for
+    from referee.results.report import builder_for
 
     builder = builder_for(run_dir)
     for record in _records(run_dir):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from protocol import game_from_position
-from referee.report import ReportBuilder
+from referee.results.report import ReportBuilder
 from tests.support.browser import browser, png_colours  # noqa: F401  (browser is a fixture)
 
 pytestmark = pytest.mark.browser

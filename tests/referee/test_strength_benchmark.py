@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from protocol import new_game
-from referee.record import GameRecord
-from referee.terminations import Termination
+from referee.formats.record import GameRecord
+from referee.formats.terminations import Termination
 from tests.support.paths import BENCHMARKS
 
 _spec = importlib.util.spec_from_file_location("strength", BENCHMARKS / "strength.py")

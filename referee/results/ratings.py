@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .stats import PAIR_SCORES, Z95, elo_interval_pentanomial
+from .elo import PAIR_SCORES, Z95, elo_interval_pentanomial, json_number
 from .tally import RunTally
 
 Cells = dict[tuple[str, str], list[int]]
@@ -54,10 +54,6 @@ class Cell:
     light: int
     games: float
     dark_points: float
-
-
-def _points(result: str) -> float:
-    return {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
 
 
 def _cells(cells: Cells, index: dict[str, int]) -> list[Cell]:
@@ -276,16 +272,9 @@ def encounters_of(tally: RunTally, names: Sequence[str]) -> list[dict[str, Any]]
             out.append({"first": a, "second": b, "games": games, "wins": wins, "draws": draws,
                         "losses": losses, "points": wins + draws / 2, "pentanomial": penta,
                         "pairs": sum(penta), "pair_scores": list(PAIR_SCORES),
-                        "pentanomial_elo": finite_or_none(elo), "pentanomial_elo_low": finite_or_none(low),
-                        "pentanomial_elo_high": finite_or_none(high)})
+                        "pentanomial_elo": json_number(elo), "pentanomial_elo_low": json_number(low),
+                        "pentanomial_elo_high": json_number(high)})
     return out
-
-
-def finite_or_none(x: float) -> float | None:
-    """A JSON-safe number: rounded, or None for infinities and NaN (JSON has neither)."""
-    if math.isnan(x) or math.isinf(x):
-        return None
-    return round(x, 2) + 0.0
 
 
 def ratings_report(records: Sequence[dict[str, Any]], names: Sequence[str], anchor: str | None = None) -> dict[str, Any]:
@@ -306,55 +295,3 @@ def ratings_report_of(tally: RunTally, names: Sequence[str], anchor: str | None 
     if error is not None:
         report["ratings_error"] = error
     return report
-
-
-# -- text ----------------------------------------------------------------------
-
-def _num(x: float | None, signed: bool = True) -> str:
-    if x is None:
-        return "-"
-    return f"{x:+.1f}" if signed else f"{x:.1f}"
-
-
-def _pts(x: float) -> str:
-    return str(int(x)) if x == int(x) else f"{x:.1f}"
-
-
-def ratings_text(report: dict[str, Any]) -> str:
-    """The ratings table, the crosstable and the encounters as fixed-width text."""
-    lines: list[str] = []
-    ratings = report.get("ratings")
-    if ratings is None:
-        lines.append(f"ratings: {report.get('ratings_error', 'not available')}")
-        names = list(report["crosstable"])
-    else:
-        engines = ratings["engines"]
-        names = [e["name"] for e in engines]
-        width = max([6] + [len(n) for n in names])
-        w = ratings["first_move_advantage"]
-        lines.append(f"ratings ({ratings['method']}; anchor: {ratings['anchor']}; first-move advantage "
-                     f"{_num(w['elo'])} ({_num(w['low'])}, {_num(w['high'])}))")
-        lines.append(f"{'Rank':>4}  {'Engine':<{width}}  {'Elo':>7}  {'95% interval':<17}  {'Games':>5}  Points")
-        for rank, e in enumerate(engines, 1):
-            interval = f"({_num(e['low'])}, {_num(e['high'])})"
-            lines.append(f"{rank:>4}  {e['name']:<{width}}  {_num(e['elo']):>7}  {interval:<17}  "
-                         f"{e['games']:>5}  {_pts(e['points'])}")
-    table = report["crosstable"]
-    if len(names) >= 2:
-        width = max([6] + [len(n) for n in names])
-        cols = [n[:7] for n in names]
-        lines.append("crosstable (row engine's points / games against the column engine)")
-        lines.append(f"{'':<{width}}  " + "  ".join(f"{c:>9}" for c in cols))
-        for a in names:
-            cells = []
-            for b in names:
-                cell = table.get(a, {}).get(b)
-                cells.append(f"{'':>9}" if a == b or cell is None
-                             else f"{_pts(cell['points']) + '/' + str(int(cell['games'])):>9}")
-            lines.append(f"{a:<{width}}  " + "  ".join(cells))
-    for e in report["encounters"]:
-        if e["pairs"]:
-            lines.append(f"{e['first']} vs {e['second']}: game pairs (0, 1/2, 1, 3/2, 2) {e['pentanomial']}, "
-                         f"pair-based Elo {_num(e['pentanomial_elo'])} ({_num(e['pentanomial_elo_low'])}, "
-                         f"{_num(e['pentanomial_elo_high'])})")
-    return "\n".join(lines)

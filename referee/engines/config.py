@@ -34,8 +34,8 @@ from typing import Any
 
 from protocol.messages import whole_number
 
-from .engine_process import EngineSpec
-from .timecontrol import TimeControl
+from ..formats.timecontrol import TimeControl
+from .process import EngineSpec
 
 DEFAULT_TC = "10+0.1"
 ENGINE_KEYS = ("name", "cmd", "arg", "dir", "tc", "memory_mb", "cpu_seconds", "proto", "sandbox",
@@ -95,7 +95,7 @@ def parse_engine_words(words: list[str], where: str) -> EngineArgs:
 
 def load_engines_file(path: str) -> dict[str, dict[str, Any]]:
     """{name: table} from a TOML file's [engines.<name>] tables, checked by schema.EnginesFileModel."""
-    from .schema import EnginesFileModel, SchemaError, validate
+    from ..formats.schema import EnginesFileModel, SchemaError, validate
     where = f"--engines-file {path}"
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
@@ -149,7 +149,7 @@ LIMIT_MAX = {"memory_mb": "MAX_MEMORY_MB", "cpu_seconds": "MAX_CPU_SECONDS"}
 
 def check_limit(number: int, what: str, where: str) -> None:
     """ConfigError unless 1 <= number <= the bound of `what` (memory_mb, cpu_seconds)."""
-    from . import schema
+    from ..formats import schema
     top = getattr(schema, LIMIT_MAX[what])
     if not 1 <= number <= top:
         shown = number if len(str(number)) <= 25 else f"a {len(str(number))}-digit number"

@@ -11,12 +11,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .checkpoint import load_checkpoint
-from .report import ShownGames
-from .runplan import RunPlan
-from .stats import MatchStats
-from .store import RECORDS, RecordsEnd, Store, StoreError, check_record_line
-from .tally import RunTally
+from ..results.checkpoint import load_checkpoint
+from ..results.report import ShownGames
+from ..results.store import RECORDS, RecordsEnd, Store, StoreError, check_record_line
+from ..results.tally import MatchStats, RunTally
+from ..results.text import score_text
+from .plan import RunPlan
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Tracker:
         return self.tally.sprt_decision()
 
     def score_text(self) -> str:
-        return self.tally.score_text()
+        return score_text(self.tally)
 
     # -- loading --------------------------------------------------------------------------------
     def load(self, store: Store, identity: dict[str, Any]) -> Loaded:

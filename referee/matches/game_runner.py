@@ -21,10 +21,11 @@ from protocol.messages import PositionCommand
 from protocol.moves import Move
 from protocol.notation import parse_move as parse_notation
 
-from .player import EngineFailure, EnginePlayer
-from .record import ForfeitedMove, GameRecord, MoveRecord
-from .terminations import Termination
-from .timecontrol import Clock, TimeControl, go_command
+from ..engines.player import EngineFailure, EnginePlayer
+from ..formats.record import ForfeitedMove, GameRecord, MoveRecord
+from ..formats.terminations import Termination
+from ..formats.timecontrol import TimeControl
+from .clock import Clock, go_command
 
 
 @dataclass

@@ -16,10 +16,10 @@ from typing import Any
 
 from protocol.messages import MAX_LINE, Info, OptionSpec, ProtocolError, SetOption
 
+from ..formats.record import INFO_LINE_CHARS, INFO_LINES_KEPT, ForfeitedMove, InfoLine, info_to_dict
+from ..formats.terminations import Termination
 from .client import EngineGone, Gone, NoAnswer, ProtocolClient, TooLong, describe_exit, read_reply, short_text
-from .engine_process import EngineProcess, EngineSpec, Line, LineKind
-from .record import INFO_LINE_CHARS, INFO_LINES_KEPT, ForfeitedMove, InfoLine, info_to_dict
-from .terminations import Termination
+from .process import EngineProcess, EngineSpec, Line, LineKind
 
 __all__ = ["DEFAULT_MAX_MOVE_BYTES", "DEFAULT_MAX_MOVE_LINES", "EngineFailure", "EnginePlayer", "describe_exit"]
 

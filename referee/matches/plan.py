@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine_process import EngineSpec
+from ..engines.process import EngineSpec
+from ..formats.timecontrol import TimeControl
+from ..results.sprt import Sprt
 from .game_runner import GameSpec
 from .openings import OpeningBook
 from .schedule import ScheduledGame, game_seed
-from .stats import Sprt
-from .timecontrol import TimeControl
 
 
 @dataclass

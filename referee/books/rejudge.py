@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .book import BookEntry
+from ..formats.record import GameRecord
+from ..matches.openings import Opening, OpeningError, read_opening_lines
+from .build import BookEntry
 from .opening_games import GameJob, OpeningGames, derived_seed
 from .opening_results import OpeningResult
-from .openings import Opening, OpeningError, read_opening_lines
-from .record import GameRecord
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from .engine_process import EngineSpec
 from .player import EngineFailure, EnginePlayer
+from .process import EngineSpec
 
 
 class PreflightFailed(Exception):

@@ -37,7 +37,7 @@ from protocol.errors import ArenaError
 from protocol.game import Game
 from protocol.messages import whole_number
 
-BOOKS_DIR = Path(__file__).with_name("books")
+BOOKS_DIR = Path(__file__).parent.parent / "books"
 """The shipped balanced books, one per game (package data, built by ``isaac-referee book``)."""
 MAX_RANDOM_PLIES = 200
 MAX_DRAWS = 50

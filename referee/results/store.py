@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
+from ..formats.schema import RecordModel, RunConfigModel, SchemaError, load_json, validate
 from .compact import GameIdSet
-from .schema import RecordModel, RunConfigModel, SchemaError, load_json, validate
 
 CONFIG = "config.json"
 RECORDS = "records.jsonl"

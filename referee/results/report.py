@@ -31,11 +31,11 @@ from pydantic import BaseModel
 
 from protocol.svg_replay import PartTable, ReplayGame, page_html, record_moves, replay
 
+from ..formats.schema import RunConfigModel, SchemaError, SummaryModel, load_json
 from .ratings import RatingsUnavailable, crosstable_of, encounters_of, fit_ratings_of
-from .schema import RunConfigModel, SchemaError, SummaryModel, load_json
-from .stats import EngineTotals
 from .store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError
-from .tally import FORFEITS, RunTally
+from .tally import FORFEITS, EngineTotals, RunTally
+from .text import elo_text, points_text
 
 REPORT = "report.html"
 MAX_REPORT_BYTES = 2_000_000
@@ -51,14 +51,6 @@ MIN_INTERVAL_S = 1.0
 
 def _esc(value: object) -> str:
     return html.escape(str(value), quote=True)
-
-
-def _elo(x: object) -> str:
-    return f"{x:+.1f}" if isinstance(x, (int, float)) else "-"
-
-
-def _pts(x: float) -> str:
-    return str(int(x)) if x == int(x) else f"{x:.1f}"
 
 
 def _gid_key(record: dict[str, Any]) -> tuple[int, str]:
@@ -247,7 +239,7 @@ class _Sections:
             t = row.total
             forfeits = ", ".join(f"{k} {v}" for k, v in sorted(row.forfeits.items())) or "-"
             out.append(f"<tr><td>{rank}</td><td class=\"l\">{_esc(row.name)}</td><td>{t.games}</td>"
-                       f"<td>{_pts(t.points)}</td><td>{100 * t.score:.1f}%</td><td>{t.wins}</td>"
+                       f"<td>{points_text(t.points)}</td><td>{100 * t.score:.1f}%</td><td>{t.wins}</td>"
                        f"<td>{t.draws}</td><td>{t.losses}</td>"
                        f"<td>{row.as_dark.wins}-{row.as_dark.draws}-{row.as_dark.losses}</td>"
                        f"<td>{row.as_light.wins}-{row.as_light.draws}-{row.as_light.losses}</td>"
@@ -264,14 +256,14 @@ class _Sections:
         engines = ratings["engines"]
         w = ratings["first_move_advantage"]
         out = [f'<h2>Ratings</h2><p class="muted">{_esc(ratings["method"])}; anchor: {_esc(ratings["anchor"])}; '
-               f'first-move advantage {_elo(w["elo"])} ({_elo(w["low"])}, {_elo(w["high"])}). '
+               f'first-move advantage {elo_text(w["elo"])} ({elo_text(w["low"])}, {elo_text(w["high"])}). '
                "Bars: 95% intervals.</p>", _ratings_plot(engines),
                '<table id="ratings"><tr><th>#</th><th class="l">engine</th><th>Elo</th><th>95% interval</th>'
                "<th>games</th><th>points</th></tr>"]
         for rank, e in enumerate(engines, 1):
-            out.append(f"<tr><td>{rank}</td><td class=\"l\">{_esc(e['name'])}</td><td>{_elo(e['elo'])}</td>"
-                       f"<td>({_elo(e['low'])}, {_elo(e['high'])})</td><td>{e['games']}</td>"
-                       f"<td>{_pts(e['points'])}</td></tr>")
+            out.append(f"<tr><td>{rank}</td><td class=\"l\">{_esc(e['name'])}</td><td>{elo_text(e['elo'])}</td>"
+                       f"<td>({elo_text(e['low'])}, {elo_text(e['high'])})</td><td>{e['games']}</td>"
+                       f"<td>{points_text(e['points'])}</td></tr>")
         out.append("</table>")
         return "".join(out)
 
@@ -286,7 +278,7 @@ class _Sections:
             out.append(f'<tr><td class="l">{_esc(a)}</td>')
             for b in names:
                 cell = table.get(a, {}).get(b)
-                text = "&mdash;" if a == b or not cell else f"{_pts(cell['points'])} ({int(cell['games'])})"
+                text = "&mdash;" if a == b or not cell else f"{points_text(cell['points'])} ({int(cell['games'])})"
                 out.append(f"<td>{text}</td>")
             out.append("</tr>")
         out.append("</table>")
@@ -304,8 +296,8 @@ class _Sections:
             out.append(f"<tr><td class=\"l\">{_esc(e['first'])}</td><td class=\"l\">{_esc(e['second'])}</td>"
                        f"<td>{e['wins']}-{e['draws']}-{e['losses']}</td>"
                        f"<td>{' / '.join(str(c) for c in e['pentanomial'])}</td>"
-                       f"<td>{_elo(e['pentanomial_elo'])} ({_elo(e['pentanomial_elo_low'])}, "
-                       f"{_elo(e['pentanomial_elo_high'])})</td></tr>")
+                       f"<td>{elo_text(e['pentanomial_elo'])} ({elo_text(e['pentanomial_elo_low'])}, "
+                       f"{elo_text(e['pentanomial_elo_high'])})</td></tr>")
         out.append("</table>")
         return "".join(out)
 
@@ -388,7 +380,7 @@ def _ratings_plot(engines: list[dict[str, Any]]) -> str:
         out.append(f'<text x="{label_w - 8}" y="{y + 4}" text-anchor="end">{_esc(str(e["name"])[:22])}</text>'
                    f'<line x1="{x(low):.1f}" y1="{y}" x2="{x(high):.1f}" y2="{y}" stroke="#8a6d3b" stroke-width="3"/>'
                    f'<circle cx="{x(e["elo"]):.1f}" cy="{y}" r="4.5" fill="#3b5e8a"/>'
-                   f'<text x="{x(high) + 6:.1f}" y="{y + 4}" fill="#555">{_elo(e["elo"])}</text>')
+                   f'<text x="{x(high) + 6:.1f}" y="{y + 4}" fill="#555">{elo_text(e["elo"])}</text>')
     for tick in _ticks(lo, hi):
         out.append(f'<line x1="{x(tick):.1f}" y1="{height - 22}" x2="{x(tick):.1f}" y2="{height - 17}" stroke="#666"/>'
                    f'<text x="{x(tick):.1f}" y="{height - 5}" text-anchor="middle" fill="#555">{tick:+g}</text>')

@@ -29,8 +29,8 @@ from typing import Any
 
 from protocol.messages import MAX_LINE
 
+from ..formats.timecontrol import TimeControl
 from .cpu import CpuControl, group_members, kill_controlled
-from .timecontrol import TimeControl
 
 CHUNK = 65536
 QUEUE_HIGH = 512          # lines waiting before the reader stops reading (backpressure)

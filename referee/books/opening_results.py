@@ -15,10 +15,9 @@ from typing import Any
 
 from protocol import new_game
 
-from .terminations import Termination
+from ..formats.record import dark_points
+from ..formats.terminations import Termination
 
-DARK_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-"""Dark's points of a game by its result (SPEC 10.4)."""
 LETTER = {1.0: "D", 0.0: "L", 0.5: "="}
 
 
@@ -67,7 +66,7 @@ class OpeningResult:
         return abs(self.dark_share - 0.5) <= max_gap + 1e-9
 
     def add(self, record: Mapping[str, Any]) -> None:
-        dark = DARK_POINTS[record["result"]]
+        dark = dark_points(record["result"])
         self.games += 1
         self.dark_points += dark
         if Termination(record["termination"]).is_forfeit:

@@ -34,11 +34,11 @@ from protocol import game_class
 from protocol.game import Game
 from protocol.moves import HariMove, Move, Place
 
+from ..formats.record import GameRecord, dark_points
+from ..formats.timecontrol import TimeControl
+from ..matches.openings import Opening, shipped_book
 from .opening_games import GameJob, OpeningGames, derived_seed
 from .opening_results import OpeningResult
-from .openings import Opening, shipped_book
-from .record import GameRecord
-from .timecontrol import TimeControl
 
 __all__ = ["BookEntry", "Built", "BuildSettings", "book_text", "build_book", "draw_line", "shipped_book"]
 
@@ -133,14 +133,14 @@ def selfplay_jobs(settings: BuildSettings, opening: Opening, first: str, second:
     return jobs
 
 
-def dark_points(records: list[GameRecord]) -> float:
+def dark_points_of(records: list[GameRecord]) -> float:
     """Dark's points over finished games (a draw is a half)."""
-    return sum({"1-0": 1.0, "0-1": 0.0}.get(record.result, 0.5) for record in records)
+    return sum(dark_points(record.result) for record in records)
 
 
 def cannot_be_even(settings: BuildSettings, records: list[GameRecord]) -> bool:
     """Whether Dark's share will miss `max_gap` of one half whatever the games still to play give."""
-    dark = dark_points(records)
+    dark = dark_points_of(records)
     light = len(records) - dark
     bound = (0.5 + settings.max_gap) * settings.games + 1e-9
     return dark > bound or light > bound

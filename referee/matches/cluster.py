@@ -48,13 +48,13 @@ from typing import Any
 
 import protocol
 
+from ..engines.cpu import plan_cores, usable_cores
+from ..engines.player import EnginePlayer
+from ..engines.pool import EnginePool, PreflightFailed
+from ..engines.process import EngineSpec, kill_groups
+from ..formats.record import GameRecord
 from . import native_heap
-from .cpu import plan_cores, usable_cores
-from .engine_process import EngineSpec, kill_groups
 from .game_runner import GameSpec, play_game, setup_position
-from .player import EnginePlayer
-from .pool import EnginePool, PreflightFailed
-from .record import GameRecord
 from .runner import Runner, RunOutcome
 from .schedule import ScheduledGame
 

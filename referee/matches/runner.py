@@ -29,20 +29,20 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .checkpoint import checkpoint_due, checkpoint_text, write_checkpoint
-from .cpu import CorePlan, plan_cores
-from .engine_process import EngineSpec
+from ..engines.cpu import CorePlan, plan_cores
+from ..engines.player import EnginePlayer
+from ..engines.pool import EnginePool, PreflightFailed
+from ..engines.process import EngineSpec
+from ..formats.record import GameRecord
+from ..results.checkpoint import checkpoint_due, checkpoint_text, write_checkpoint
+from ..results.pgn import PgnLog
+from ..results.report import LiveReport
+from ..results.store import Store
 from .game_runner import play_game
 from .live import LiveGames
-from .pgn import PgnLog
-from .player import EnginePlayer
-from .pool import EnginePool, PreflightFailed
+from .plan import RunPlan
 from .progress import Progress
-from .record import GameRecord
-from .report import LiveReport
-from .runplan import RunPlan
 from .schedule import ScheduledGame
-from .store import Store
 from .tracker import Tracker
 
 __all__ = ["RunOutcome", "RunPlan", "Runner", "Tracker", "freeze_long_lived"]

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from .terminations import Termination
+from ..formats.terminations import Termination
 
 
 def describe_game(record: dict[str, Any]) -> str:

@@ -23,13 +23,14 @@ from typing import Any
 
 from protocol.messages import PositionCommand
 
-from .engine_process import EngineSpec
-from .game_runner import GameSpec, play_game, setup_position
-from .openings import Opening
-from .player import EngineFailure, EnginePlayer
-from .pool import EnginePool
-from .record import GameRecord
-from .timecontrol import Clock, TimeControl, go_command
+from ..engines.player import EngineFailure, EnginePlayer
+from ..engines.pool import EnginePool
+from ..engines.process import EngineSpec
+from ..formats.record import GameRecord
+from ..formats.timecontrol import TimeControl
+from ..matches.clock import Clock, go_command
+from ..matches.game_runner import GameSpec, play_game, setup_position
+from ..matches.openings import Opening
 
 SEED_OPTION = "Seed"
 SEED_LIMIT = 2**31 - 1

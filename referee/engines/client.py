@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from protocol.messages import MAX_LINE, EngineLine, OptionSpec, ProtocolError, parse_engine_line
 
-from .engine_process import EngineGone, EngineProcess, EngineSpec, Line, LineKind
+from .process import EngineGone, EngineProcess, EngineSpec, Line, LineKind
 
 __all__ = ["ClientError", "EngineGone", "Gone", "Handshake", "LineHook", "NoAnswer", "ProtocolClient",
            "Reply", "TooLong", "describe_exit", "short_text"]
