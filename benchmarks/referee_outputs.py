@@ -3,13 +3,15 @@ reorganisation of referee/ shows it changed no output by printing the same diges
 
     PYTHONPATH=. python benchmarks/referee_outputs.py [--engines-from DIR] [--keep DIR]
 
-Each scenario runs ``python -m referee`` (the referee of this checkout) in a fresh directory:
-matches and a tournament between the built-in engine's strategies (heuristic, greedy, search) at
-fixed node counts, from the shipped books and from random openings, with engines from
-tests/engines/bad/ that forfeit (an illegal move, a crash), an SPRT, a resume of a finished run,
-the report and the PGN rebuilt from the records, and a small book built and re-judged. Every file
-of every run directory is digested, with only what must differ between two runs masked: wall
-times, dates, think times (``ms``, the engines' own ``time``/``nps``), the seconds a run took.
+Each scenario runs ``python -m referee`` (the referee of this checkout) in a fresh directory: every
+command's --help (and isaac-svg's), matches and a tournament between the built-in engine's
+strategies (heuristic, greedy, search) at fixed node counts, from the shipped books and from random
+openings, with engines from tests/engines/bad/ that forfeit (an illegal move, a crash), an SPRT, a
+resume of a finished run, the report and the PGN rebuilt from the records, and a small book built
+and re-judged. Every file of every run directory is digested, with only what must differ between
+two runs masked: wall times, dates, think times (``ms``, the engines' own ``time``/``nps``), the
+seconds a run took, and the concurrent run's order of finishing.
+
 The engines are taken from ``--engines-from`` (default: this checkout), so two checkouts of the
 referee can be compared with the very same engines.
 """
@@ -38,6 +40,9 @@ MILLIS = re.compile(r"\b\d+ ms\b")
 REPLAY = re.compile(r'(<script type="application/json" id="replay-data" data-encoding="([a-z0-9-]+)">)(.*?)(</script>)',
                     re.S)
 CONCURRENT = "-concurrent"
+COMMANDS = ("match", "tournament", "check", "export-pgn", "report", "book", "repair")
+SVG = "isaac-svg"
+"""A command line starting with this runs isaac-svg (``-m referee.pictures``) instead of the referee."""
 INFO_TIMES = ("time", "nps")
 TIMES = ("ms", "duration_s", "seconds", "started_at", "created_at",
          "records", "pgn_bytes", "report_offsets", "seal")
@@ -65,6 +70,8 @@ def scenarios(engines_from: Path) -> list[tuple[str, list[list[str]]]]:
         return bad_engine(name, script, engines_from)
 
     return [
+        ("help", [["--help"], ["--version"], *([command, "--help"] for command in COMMANDS),
+                  [SVG, "--help"], [SVG, "--version"]]),
         ("match-isaac-book-sprt", [
             ["match", "--game", "isaac", "--games", "6", "--openings", "book", "--seed", "11",
              "--sprt", "0", "20", "0.05", "0.05", *builtin("heuristic"), *builtin("greedy"),
@@ -179,8 +186,9 @@ def run_scenario(name: str, commands: list[list[str]], where: Path, engines_from
     env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONHASHSEED="0")
     digests: dict[str, str] = {}
     for number, command in enumerate(commands, 1):
-        done = subprocess.run([sys.executable, "-m", "referee", *command], cwd=where, env=env,
-                              capture_output=True, text=True, timeout=900)
+        program = ["-m", "referee.pictures", *command[1:]] if command[:1] == [SVG] else ["-m", "referee", *command]
+        done = subprocess.run([sys.executable, *program], cwd=where, env=env, capture_output=True, text=True,
+                              timeout=900)
         if done.returncode not in (0, 1):
             raise SystemExit(f"{name}: 'referee {' '.join(command[:1])}' exited with {done.returncode}:\n"
                              f"{done.stderr[-2000:]}")

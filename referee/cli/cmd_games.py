@@ -24,7 +24,15 @@ from ..matches.tracker import Loaded, Tracker
 from ..results.checkpoint import CHECKPOINT
 from ..results.pgn import PgnLog, export_to
 from ..results.store import CONFIG, PGN, RECORDS, SUMMARY, Store, StoreError
-from .arguments import Options, count_int, int_at_least, non_negative_int, positive_float, positive_int
+from .arguments import (
+    Options,
+    add_engine_arguments,
+    count_int,
+    int_at_least,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from .command import EXIT_INTERRUPTED, EXIT_OK, Command, UsageError
 from .iolog import io_logger
 from .prepare import build_plan, default_concurrency, prepare
@@ -35,11 +43,9 @@ from .summary import build_summary, summary_text
 def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     """The options match and tournament share."""
     eng = p.group("engines")
-    eng.add("-engine", dest="engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-            help="one engine: name=, cmd=\"...\", dir=, arg=, option.<Name>=, tc=, memory_mb=, "
-                 "cpu_seconds=, pause=no (it ponders) (repeat -engine for each engine)")
-    eng.add("-each", dest="each", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-            help="settings for every engine (tc=, option.<Name>=, dir=, ...); an engine's own settings win")
+    add_engine_arguments(eng, "one engine: name=, cmd=\"...\", dir=, arg=, option.<Name>=, tc=, memory_mb=, "
+                              "cpu_seconds=, pause=no (it ponders) (repeat -engine for each engine)",
+                         "settings for every engine (tc=, option.<Name>=, dir=, ...); an engine's own settings win")
     eng.add("--engines-file", metavar="TOML",
             help="[engines.<name>] tables; -engine name=<name> picks one (all of them if no -engine)")
     game = p.group("games")

@@ -5,7 +5,7 @@ the engine's process group (setsid) stays in the engine's cgroup. So where cgrou
 each engine process gets a cgroup of its own under one directory per referee
 (``<the referee's cgroup>/isaac-referee-<pid>/e<pgid>``) and the referee
 
-* finds the processes that left the engine's process group, to pause them with it (referee/cpu.py),
+* finds the processes that left the engine's process group, to pause them with it (referee/engines/cpu.py),
 * limits it to its game's cores (``cpuset.cpus``) and to as much CPU time as those cores give
   (``cpu.max``) when the cpuset and cpu controllers are delegated to the referee's cgroup,
 * kills it as a whole at the end (``cgroup.kill``), and removes it.
@@ -25,13 +25,17 @@ MOUNTINFO = "/proc/self/mountinfo"
 OWN_CGROUP = "/proc/self/cgroup"
 
 
+def _lines(path: str) -> list[str]:
+    """The lines of a /proc file; none where it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+
+
 def cgroup2_mount(mountinfo: str = MOUNTINFO) -> Path | None:
     """Where the cgroup v2 hierarchy is mounted (/sys/fs/cgroup, or .../unified on a hybrid system)."""
-    try:
-        lines = Path(mountinfo).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
-    for line in lines:
+    for line in _lines(mountinfo):
         left, sep, right = line.partition(" - ")
         if sep and right.split(" ", 1)[0] == "cgroup2":
             fields = left.split()
@@ -42,11 +46,7 @@ def cgroup2_mount(mountinfo: str = MOUNTINFO) -> Path | None:
 
 def own_cgroup(path: str = OWN_CGROUP) -> str | None:
     """This process's cgroup v2 path (the '0::' line), e.g. '/user.slice/...'."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
-    for line in lines:
+    for line in _lines(path):
         if line.startswith("0::"):
             return line[3:] or "/"
     return None

@@ -1,7 +1,7 @@
 """``report.html``: one self-contained page per run directory, readable with no network, at most 2 MB.
 
 The whole run in numbers: standings, ratings with their intervals drawn, the crosstable,
-encounters (game pairs), terminations, repeated games, all from the run's counts (referee/tally.py),
+encounters (game pairs), terminations, repeated games, all from the run's counts (referee/results/tally.py),
 so their size depends on the number of engines, never of games. The game viewer embeds a bounded
 set: the latest SHOWN_LATEST games and the latest SHOWN_FORFEITS forfeits, each replayable move by
 move with the board; the page says how to open any other game (``isaac-svg --records``, the GUI).
@@ -34,7 +34,7 @@ from protocol.svg_replay import PartTable, ReplayGame, page_html, record_moves, 
 from ..formats.schema import RunConfigModel, SchemaError, SummaryModel, load_json
 from .ratings import RatingsUnavailable, crosstable_of, encounters_of, fit_ratings_of
 from .store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError
-from .tally import FORFEITS, EngineTotals, RunTally
+from .tally import FORFEITS, EngineTotals, RunTally, Tally
 from .text import elo_text, points_text
 
 REPORT = "report.html"
@@ -232,20 +232,17 @@ class _Sections:
         return "<p>" + " &middot; ".join(parts) + ".</p>"
 
     def _standings(self) -> str:
-        out = ['<h2>Standings</h2><table id="standings"><tr><th>#</th><th class="l">engine</th><th>games</th>'
-               "<th>points</th><th>score</th><th>W</th><th>D</th><th>L</th><th>as Dark W-D-L</th>"
-               "<th>as Light W-D-L</th><th class=\"l\">forfeits lost</th></tr>"]
+        rows = []
         for rank, row in enumerate(self.view.standings, 1):
             t = row.total
             forfeits = ", ".join(f"{k} {v}" for k, v in sorted(row.forfeits.items())) or "-"
-            out.append(f"<tr><td>{rank}</td><td class=\"l\">{_esc(row.name)}</td><td>{t.games}</td>"
-                       f"<td>{points_text(t.points)}</td><td>{100 * t.score:.1f}%</td><td>{t.wins}</td>"
-                       f"<td>{t.draws}</td><td>{t.losses}</td>"
-                       f"<td>{row.as_dark.wins}-{row.as_dark.draws}-{row.as_dark.losses}</td>"
-                       f"<td>{row.as_light.wins}-{row.as_light.draws}-{row.as_light.losses}</td>"
-                       f"<td class=\"l\">{_esc(forfeits)}</td></tr>")
-        out.append("</table>")
-        return "".join(out)
+            rows.append([str(rank), _esc(row.name), str(t.games), points_text(t.points), f"{100 * t.score:.1f}%",
+                         str(t.wins), str(t.draws), str(t.losses), _wdl(row.as_dark), _wdl(row.as_light),
+                         _esc(forfeits)])
+        columns = [("#", False), ("engine", True), ("games", False), ("points", False), ("score", False),
+                   ("W", False), ("D", False), ("L", False), ("as Dark W-D-L", False), ("as Light W-D-L", False),
+                   ("forfeits lost", True)]
+        return "<h2>Standings</h2>" + _table("standings", columns, rows)
 
     def _ratings(self) -> str:
         anchor = self.meta.get("anchor")
@@ -255,65 +252,50 @@ class _Sections:
             return f'<h2>Ratings</h2><p class="muted">{_esc(exc)}</p>'
         engines = ratings["engines"]
         w = ratings["first_move_advantage"]
-        out = [f'<h2>Ratings</h2><p class="muted">{_esc(ratings["method"])}; anchor: {_esc(ratings["anchor"])}; '
-               f'first-move advantage {elo_text(w["elo"])} ({elo_text(w["low"])}, {elo_text(w["high"])}). '
-               "Bars: 95% intervals.</p>", _ratings_plot(engines),
-               '<table id="ratings"><tr><th>#</th><th class="l">engine</th><th>Elo</th><th>95% interval</th>'
-               "<th>games</th><th>points</th></tr>"]
-        for rank, e in enumerate(engines, 1):
-            out.append(f"<tr><td>{rank}</td><td class=\"l\">{_esc(e['name'])}</td><td>{elo_text(e['elo'])}</td>"
-                       f"<td>({elo_text(e['low'])}, {elo_text(e['high'])})</td><td>{e['games']}</td>"
-                       f"<td>{points_text(e['points'])}</td></tr>")
-        out.append("</table>")
-        return "".join(out)
+        rows = [[str(rank), _esc(e["name"]), elo_text(e["elo"]), f"({elo_text(e['low'])}, {elo_text(e['high'])})",
+                 str(e["games"]), points_text(e["points"])] for rank, e in enumerate(engines, 1)]
+        columns = [("#", False), ("engine", True), ("Elo", False), ("95% interval", False), ("games", False),
+                   ("points", False)]
+        return (f'<h2>Ratings</h2><p class="muted">{_esc(ratings["method"])}; anchor: {_esc(ratings["anchor"])}; '
+                f'first-move advantage {elo_text(w["elo"])} ({elo_text(w["low"])}, {elo_text(w["high"])}). '
+                "Bars: 95% intervals.</p>" + _ratings_plot(engines) + _table("ratings", columns, rows))
 
     def _crosstable(self) -> str:
         names = [row.name for row in self.view.standings]
         table = crosstable_of(self.view.cells, names)
-        out = ['<h2>Crosstable</h2><p class="muted">Points of the row engine against the column engine '
-               '(games in brackets).</p><table id="crosstable"><tr><th class="l">engine</th>']
-        out += [f"<th>{_esc(n)}</th>" for n in names]
-        out.append("</tr>")
+        rows = []
         for a in names:
-            out.append(f'<tr><td class="l">{_esc(a)}</td>')
+            row = [_esc(a)]
             for b in names:
                 cell = table.get(a, {}).get(b)
-                text = "&mdash;" if a == b or not cell else f"{points_text(cell['points'])} ({int(cell['games'])})"
-                out.append(f"<td>{text}</td>")
-            out.append("</tr>")
-        out.append("</table>")
-        return "".join(out)
+                row.append("&mdash;" if a == b or not cell else f"{points_text(cell['points'])} ({int(cell['games'])})")
+            rows.append(row)
+        columns = [("engine", True)] + [(_esc(n), False) for n in names]
+        return ('<h2>Crosstable</h2><p class="muted">Points of the row engine against the column engine '
+                "(games in brackets).</p>" + _table("crosstable", columns, rows))
 
     def _encounters(self) -> str:
-        rows = [e for e in self.view.encounters if e["pairs"]]
+        rows = [[_esc(e["first"]), _esc(e["second"]), f"{e['wins']}-{e['draws']}-{e['losses']}",
+                 " / ".join(str(c) for c in e["pentanomial"]),
+                 f"{elo_text(e['pentanomial_elo'])} ({elo_text(e['pentanomial_elo_low'])}, "
+                 f"{elo_text(e['pentanomial_elo_high'])})"] for e in self.view.encounters if e["pairs"]]
         if not rows:
             return ""
-        out = ['<h2>Game pairs</h2><p class="muted">Complete pairs (one opening, colours swapped) in which the '
-               'first engine scored 0, 1/2, 1, 3/2, 2 points, and the Elo they give.</p><table id="encounters">'
-               '<tr><th class="l">first</th><th class="l">second</th><th>W-D-L</th><th>pairs 0 / ½ / 1 / 1½ / 2</th>'
-               "<th>pair Elo</th></tr>"]
-        for e in rows:
-            out.append(f"<tr><td class=\"l\">{_esc(e['first'])}</td><td class=\"l\">{_esc(e['second'])}</td>"
-                       f"<td>{e['wins']}-{e['draws']}-{e['losses']}</td>"
-                       f"<td>{' / '.join(str(c) for c in e['pentanomial'])}</td>"
-                       f"<td>{elo_text(e['pentanomial_elo'])} ({elo_text(e['pentanomial_elo_low'])}, "
-                       f"{elo_text(e['pentanomial_elo_high'])})</td></tr>")
-        out.append("</table>")
-        return "".join(out)
+        columns = [("first", True), ("second", True), ("W-D-L", False), ("pairs 0 / ½ / 1 / 1½ / 2", False),
+                   ("pair Elo", False)]
+        return ('<h2>Game pairs</h2><p class="muted">Complete pairs (one opening, colours swapped) in which the '
+                "first engine scored 0, 1/2, 1, 3/2, 2 points, and the Elo they give.</p>"
+                + _table("encounters", columns, rows))
 
     def _terminations(self) -> str:
-        out = ['<h2>Terminations</h2><table id="terminations"><tr><th class="l">termination</th>'
-               "<th>games</th></tr>"]
-        out += [f'<tr><td class="l">{_esc(k)}</td><td>{v}</td></tr>' for k, v in self.view.terminations.items()]
-        out.append("</table>")
-        return "".join(out)
+        rows = [[_esc(k), str(v)] for k, v in self.view.terminations.items()]
+        return "<h2>Terminations</h2>" + _table("terminations", [("termination", True), ("games", False)], rows)
 
     def _engines(self) -> str:
         engines = self.meta.get("engines")
         if not isinstance(engines, list) or not engines:
             return ""
-        out = ['<h2>Engines</h2><table id="engines"><tr><th class="l">engine</th><th class="l">command</th>'
-               '<th class="l">options</th><th class="l">time control</th></tr>']
+        rows = []
         for e in engines:
             if not isinstance(e, dict):
                 continue
@@ -322,10 +304,9 @@ class _Sections:
             options = e.get("options") if isinstance(e.get("options"), dict) else {}
             assert isinstance(options, dict)
             opts = " ".join(f"{k}={v}" for k, v in sorted(options.items())) or "-"
-            out.append(f'<tr><td class="l">{_esc(e.get("name", "?"))}</td><td class="l">{_esc(command)}</td>'
-                       f'<td class="l">{_esc(opts)}</td><td class="l">{_esc(e.get("tc") or "-")}</td></tr>')
-        out.append("</table>")
-        return "".join(out)
+            rows.append([_esc(e.get("name", "?")), _esc(command), _esc(opts), _esc(e.get("tc") or "-")])
+        columns = [("engine", True), ("command", True), ("options", True), ("time control", True)]
+        return "<h2>Engines</h2>" + _table("engines", columns, rows)
 
     def games(self, records: list[dict[str, Any]], drawn: list[ReplayGame], offered: int) -> str:
         view = self.view
@@ -354,6 +335,22 @@ class _Sections:
                        f'<td class="l" title="{_esc(reason)}">{_esc(short)}{warn}</td></tr>')
         out.append("</table>")
         return "".join(out)
+
+
+def _table(table_id: str, columns: list[tuple[str, bool]], rows: list[list[str]]) -> str:
+    """An HTML table: a header row of `columns` ((title, left-aligned?)), then `rows` of cells already
+    escaped, each aligned as its column."""
+    def cell(tag: str, text: str, left: bool) -> str:
+        return f'<{tag} class="l">{text}</{tag}>' if left else f"<{tag}>{text}</{tag}>"
+
+    head = "".join(cell("th", title, left) for title, left in columns)
+    body = "".join("<tr>" + "".join(cell("td", text, left) for text, (_, left) in zip(row, columns)) + "</tr>"
+                   for row in rows)
+    return f'<table id="{table_id}"><tr>{head}</tr>{body}</table>'
+
+
+def _wdl(t: Tally) -> str:
+    return f"{t.wins}-{t.draws}-{t.losses}"
 
 
 def _ratings_plot(engines: list[dict[str, Any]]) -> str:
