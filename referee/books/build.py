@@ -2,7 +2,7 @@
 
 Uniformly random plies are poor openings in FOUNDATIONS and HARI: a side whose first piece is a 7
 (or a 6) has wrecked its own ascending order, and the game pair then measures the opening, not the
-engines. A book is built instead, through engine executables over the protocol (referee/opening_games.py):
+engines. A book is built instead, through engine executables over the protocol (referee/books/opening_games.py):
 
 1. draw `plies` moves, each one of the mover's placements of the shortest length it can place,
    uniformly (protocol/ alone decides what is legal; a seed makes the draw reproducible);
@@ -19,8 +19,8 @@ engines. A book is built instead, through engine executables over the protocol (
 With a node-limited engine that plays the same moves for the same seed (the built-in one does),
 the same command builds the same book on any machine and at any concurrency.
 
-Shipped books (package data, ``referee/books/<game>.txt``, see referee.openings.shipped_book) are
-what ``--openings`` uses by default for FOUNDATIONS and HARI. referee/rejudge.py judges a book
+Shipped books (package data, ``referee/books/<game>.txt``, see referee.matches.openings.shipped_book) are
+what ``--openings`` uses by default for FOUNDATIONS and HARI. referee/books/rejudge.py judges a book
 again with stronger play.
 """
 
@@ -88,7 +88,7 @@ def draw_line(game_type: str, plies: int, rng: random.Random) -> tuple[str, ...]
 @dataclass(frozen=True)
 class BookEntry:
     """One line of a book: the opening as written (moves, or a position string with moves) and the
-    judgements that kept it (a comment, which referee/openings.py skips)."""
+    judgements that kept it (a comment, which referee/matches/openings.py skips)."""
 
     opening: str
     comment: str = ""

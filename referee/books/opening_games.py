@@ -1,4 +1,4 @@
-"""Engines judging and playing given openings, for opening books (referee/book.py, referee/rejudge.py).
+"""Engines judging and playing given openings, for opening books (referee/books/build.py, referee/books/rejudge.py).
 
 Everything goes through the referee's own machinery: an EnginePool keeps one process per side
 between games, play_game referees every game (each move checked by protocol/, forfeits recorded),

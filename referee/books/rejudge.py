@@ -4,7 +4,7 @@ A book built with short searches can hold openings that stronger play decides: a
 written apart from the project, half of the shipped HARI book's pairs split 1-1, one colour winning
 both games. Re-judging plays every opening of a book as `pairs` game pairs (colours swapped) between
 two engines (or one engine against itself) at a longer time control, each game with its own `Seed`
-(referee/opening_games.py), and keeps an opening when Dark's share of its points is within
+(referee/books/opening_games.py), and keeps an opening when Dark's share of its points is within
 ``max_gap`` of one half. The kept lines are written as they were, their earlier judgement kept in
 the comment after the new one.
 """

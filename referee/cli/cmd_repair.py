@@ -1,4 +1,4 @@
-"""The `repair` command: move the bad lines of a records file aside (referee/repair.py)."""
+"""The `repair` command: move the bad lines of a records file aside (referee/results/repair.py)."""
 
 from __future__ import annotations
 

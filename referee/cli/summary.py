@@ -1,6 +1,6 @@
 """The end-of-run summary: the JSON written to summary.json and the text printed for people.
 
-Both come from the run's counts (referee/tally.py), so their cost and size depend on the number of
+Both come from the run's counts (referee/results/tally.py), so their cost and size depend on the number of
 engines, never of games."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Command line, one ``-engine`` per engine, ``key=value`` words::
 Keys: ``name``, ``cmd`` (split like a shell would), ``arg`` (one more argument,
 repeatable), ``dir`` (working directory), ``option.<Name>=<value>``, ``tc``,
 ``memory_mb``, ``cpu_seconds``, ``pause`` (``no`` for an engine that ponders: it is then not
-paused while it waits for its turn, referee/cpu.py); ``proto=uci`` is accepted for cutechess habits.
+paused while it waits for its turn, referee/engines/cpu.py); ``proto=uci`` is accepted for cutechess habits.
 
 Engines file (``--engines-file engines.toml``)::
 

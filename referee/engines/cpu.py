@@ -7,7 +7,7 @@ or the engines of another game. Two measures, both on by default (``--fair-cpu a
 * **Pause the waiting engine.** Between its conversations with the referee (handshake, new game,
   each `go` up to its `bestmove`) an engine is paused: SIGSTOP to its process group, SIGCONT once
   the referee's next command is in its pipe (one wake-up, with the input waiting). Where cgroup v2
-  is usable, each engine also has a cgroup (referee/cgroup.py), which a child cannot leave: a
+  is usable, each engine also has a cgroup (referee/engines/cgroup.py), which a child cannot leave: a
   process that left the engine's process group (setsid) is found there at each new game and
   paused with the group. (Freezing the cgroup itself would be simpler but costs about half a
   millisecond a move on a busy machine, against microseconds for the signals.) An engine that

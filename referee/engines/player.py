@@ -1,6 +1,6 @@
 """One engine as a player: the protocol conversation, with every way it can go wrong named.
 
-The player speaks through the referee's one protocol client (referee.client, which parses with
+The player speaks through the referee's one protocol client (referee.engines.client, which parses with
 protocol.messages) and trusts nothing: it times each answer itself (the stamp taken when the
 line was read), gives up at the deadline, probes a silent engine with `isready`, and turns
 every misbehaviour into an EngineFailure whose `termination` is a Termination and whose
@@ -68,7 +68,7 @@ class EnginePlayer:
         self.client = ProtocolClient(spec, io_log, max_line=max_line, fair_cpu=fair_cpu)
         self.failed: EngineFailure | None = None
         self.cores: tuple[int, ...] = ()
-        """The cores this player's games run on (referee/cpu.py); empty: wherever the OS puts it."""
+        """The cores this player's games run on (referee/engines/cpu.py); empty: wherever the OS puts it."""
         self._reading: _MoveReader | None = None   # the current (or last) `go`, for forfeited_move
 
     # -- state -------------------------------------------------------------------

@@ -3,7 +3,7 @@
 * Each game gets one process per side from the pool, which keeps idle processes between games
   (no start-up cost per game) and replaces a process that failed (crash, stall, ...) with a fresh
   one before that engine's next game.
-* A game slot has its own cores (referee/cpu.py); an idle process last used on the same cores is
+* A game slot has its own cores (referee/engines/cpu.py); an idle process last used on the same cores is
   preferred, so an engine seldom has to be moved between cores.
 * Preflight: every engine is started once before the first game, so a misconfigured run stops at
   once. Without it, an engine whose command does not exist, that does not play the game, or that

@@ -56,10 +56,10 @@ class EngineSpec:
     tc: TimeControl | None = None      # per-engine override of the match time control
     memory_mb: int | None = None       # optional RLIMIT_AS
     cpu_seconds: int | None = None     # optional RLIMIT_CPU
-    sandbox: str | None = None         # 'bwrap': run under bubblewrap (referee/sandbox.py)
+    sandbox: str | None = None         # 'bwrap': run under bubblewrap (referee/engines/sandbox.py)
     writable: list[str] = field(default_factory=list)   # sandbox: paths bound read-write
     readable: list[str] = field(default_factory=list)   # sandbox: more paths bound read-only
-    pause: bool = True                 # paused while it waits for its turn (False: it ponders; referee/cpu.py)
+    pause: bool = True                 # paused while it waits for its turn (False: it ponders; referee/engines/cpu.py)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -231,7 +231,7 @@ class EngineProcess:
         self.proc: asyncio.subprocess.Process | None = None
         self.pgid: int | None = None
         self.cpu: CpuControl | None = None
-        """Pausing and cores (referee/cpu.py); None with fair_cpu 'off'."""
+        """Pausing and cores (referee/engines/cpu.py); None with fair_cpu 'off'."""
         self._lines: asyncio.Queue[Line] = asyncio.Queue()
         self._room = asyncio.Event()
         self._room.set()
@@ -275,7 +275,7 @@ class EngineProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
 
-    # -- CPU (referee/cpu.py) ----------------------------------------------------
+    # -- CPU (referee/engines/cpu.py) ----------------------------------------------------
     def pause(self) -> None:
         """Stop the engine's processes until `resume` (nothing for pause=no or fair_cpu 'off')."""
         if self.cpu is not None and self.proc is not None and self.proc.returncode is None:

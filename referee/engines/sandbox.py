@@ -7,7 +7,7 @@
   a child that leaves the engine's process group still dies with the namespace when the engine's
   process ends. It stays in the session and process group the referee started it in (no
   ``--new-session``: it has no controlling terminal anyway), so pausing the group while the engine
-  waits for its turn (referee/cpu.py) reaches every process inside,
+  waits for its turn (referee/engines/cpu.py) reaches every process inside,
 * sees a private, empty /tmp, and read-only system directories (/usr and its /bin, /lib*
   links, the few files of /etc that programs read) plus the Python installation the referee
   runs on (engines are often Python programs),

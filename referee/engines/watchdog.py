@@ -1,6 +1,6 @@
 """A watchdog process that ends the referee's engines if the referee itself dies without doing it.
 
-The referee pauses engines that wait for their turn (SIGSTOP, or a frozen cgroup: referee/cpu.py).
+The referee pauses engines that wait for their turn (SIGSTOP, or a frozen cgroup: referee/engines/cpu.py).
 A paused engine cannot see the end of its input, so if the referee were killed outright (SIGKILL,
 an out-of-memory kill, a crash of the interpreter) its paused engines would stay paused forever,
 holding their memory. The watchdog is a tiny Python process in a session of its own (terminal

@@ -237,7 +237,7 @@ class OpeningModel(_Strict):
 
 
 class IdentityModel(_Strict):
-    """What defines the games of a run (see referee/cli/resume.py)."""
+    """What defines the games of a run (see referee/cli/prepare.py)."""
 
     command: Literal["match", "tournament"]
     game: GameName

@@ -24,7 +24,7 @@ config.json, records.jsonl, games.pgn, the statistics, live.json and --resume. W
   engine, thread and run); at the end of the run the submitter has them killed (client.run).
 * Each worker limits its own games at once (so clocks are honest on that machine): a
   process-wide pool of ``ISAAC_REFEREE_WORKER_GAMES`` game slots (default max(1, cores - 1)),
-  each with its own cores (referee/cpu.py); start workers with ``--nthreads`` equal to it.
+  each with its own cores (referee/engines/cpu.py); start workers with ``--nthreads`` equal to it.
   Engines are paused while they wait for their turn, as in a local run.
 * Preflight runs on every worker (client.run), so a missing engine on one machine is found
   before the first game.
@@ -311,7 +311,7 @@ class ClusterRunner(Runner):
         self._recorded_in_flight: set[int] = set()
         self._run_key: str | None = None
         self._finished_live: deque[int] = deque(maxlen=256)
-        native_heap.keep_level()    # before the Dask client's threads start (referee/native_heap.py)
+        native_heap.keep_level()    # before the Dask client's threads start (referee/matches/native_heap.py)
 
     async def run(self) -> RunOutcome:
         """Play every pending game on the cluster; Ctrl-C cancels the remaining tasks."""

@@ -3,7 +3,7 @@
 The runner owns the true position (a protocol Game) and the clocks; engines only
 propose moves. Whatever an engine does, play_game returns a GameRecord: the rules
 end the game ('normal'), the ply cap adjudicates a draw, or one engine forfeits
-with a Termination (referee/terminations.py) and one precise sentence.
+with a Termination (referee/formats/terminations.py) and one precise sentence.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ class LiveGames:
 
     def show(self, game: dict[str, Any]) -> None:
         """A game in progress as a whole (game_id, dark, light, start_position, moves, position), as a
-        cluster worker publishes it (referee/cluster.py)."""
+        cluster worker publishes it (referee/matches/cluster.py)."""
         game_id = int(game["game_id"])
         self._positions.pop(game_id, None)
         self.games[game_id] = {"game_id": game_id, "dark": str(game["dark"]), "light": str(game["light"]),

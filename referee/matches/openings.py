@@ -6,7 +6,7 @@ command; the record keeps them apart from the moves the engines chose.
 
 Sources:
 * ``book`` -- the game's shipped balanced book (referee/books/<game>.txt, built by
-  ``isaac-referee book``, see referee/book.py); the default for the games whose registry
+  ``isaac-referee book``, see referee/books/build.py); the default for the games whose registry
   entry sets ``book_by_default`` (FOUNDATIONS and HARI), where the start position replays one
   game per colour between deterministic engines;
 * ``startpos`` (or ``none``) -- the start position (the default for the other games);

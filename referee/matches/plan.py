@@ -29,7 +29,7 @@ class RunPlan:
     player_options: dict[str, Any] = field(default_factory=dict)
     preflight: bool = False                # start every engine once before the first game (the CLI does)
     seed: int | None = None                # the run's seed: each game gets one drawn from it (schedule.game_seed)
-    fair_cpu: str = "auto"                 # referee/cpu.py: 'auto', 'signals' or 'off'
+    fair_cpu: str = "auto"                 # referee/engines/cpu.py: 'auto', 'signals' or 'off'
 
     def game_spec(self, scheduled: ScheduledGame) -> GameSpec:
         by_name = {spec.name: spec for spec in self.engines}

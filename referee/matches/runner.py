@@ -1,15 +1,15 @@
 """Runs the scheduled games concurrently on one asyncio loop, in memory that does not grow with them.
 
 * Workers take games in schedule order from one iterator over the games not yet recorded; each
-  game gets one engine process per side from the pool (referee/pool.py), on the cores of the
-  worker's game slot (referee/cpu.py: each slot has its own cores when there are enough).
+  game gets one engine process per side from the pool (referee/engines/pool.py), on the cores of the
+  worker's game slot (referee/engines/cpu.py: each slot has its own cores when there are enough).
 * Every finished record is appended to the store, fsync'ed, and its PGN appended to games.pgn,
   in a worker thread so a slow disk does not stall the loop (which would distort running
-  clocks), before the next game of that worker starts; then it is counted (referee/tracker.py:
+  clocks), before the next game of that worker starts; then it is counted (referee/matches/tracker.py:
   running counts, never a list of games) and handed to the live report.
 * Every CHECKPOINT_EVERY games (a hundredth of the run in long ones), at a moment when every
   record written is counted, and when the run ends, the counts are saved with the point of records.jsonl they stand for
-  (referee/checkpoint.py), so --resume need not read the run again.
+  (referee/results/checkpoint.py), so --resume need not read the run again.
 * The long-lived objects of the run (modules, configuration, engines) are moved out of the
   garbage collector's sight once, before the games start (``gc.freeze``): a full collection then
   costs little however long the run, so none stops the loop while an engine is thinking (its

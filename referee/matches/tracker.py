@@ -1,7 +1,7 @@
 """What a run knows of its finished games while it plays: counts, the games its report shows, and
 how it got them from the run directory (a checkpoint and the records after it, or every record).
 
-Nothing here grows with the number of games (referee/tally.py); records.jsonl is read as a
+Nothing here grows with the number of games (referee/results/tally.py); records.jsonl is read as a
 stream. The runner asks the tracker for a checkpoint every CHECKPOINT_EVERY games and at the end.
 """
 

@@ -2,14 +2,14 @@
 
 Reading and validating every record of a 100,000-game run takes seconds (JSON and the schema,
 about 40 us a record). The runner therefore saves, every CHECKPOINT_EVERY games and when the
-run ends, what it has counted (referee/tally.py: standings, pairs, ratings inputs, repeats, the
+run ends, what it has counted (referee/results/tally.py: standings, pairs, ratings inputs, repeats, the
 recorded game ids) with the point of records.jsonl it stands for: bytes, lines and a blake2b of
 those bytes. --resume hashes that prefix (about 1 GB/s) and, when it matches, takes the counts and
 reads, strictly, only the records after it. Records stay the source of truth: a checkpoint that
 does not match its records (a hand edit, a repair, a torn or foreign file, another run's
 identity, a changed checkpoint) is set aside and every record is read again, so a bad line is
 still refused with its file, line and field. The checkpoint also names the byte offsets of the
-games the report shows (referee/report.py), so a resumed run's report has them without a full read.
+games the report shows (referee/results/report.py), so a resumed run's report has them without a full read.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Referee core against real subprocesses: one misbehaving engine per failure, each must end the
+"""Engines that misbehave, as real subprocesses: one bad engine per failure, each must end the
 game with the exact termination and leave no process behind."""
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from protocol.board import DARK, LIGHT
 from protocol.errors import IllegalMoveError
 from referee.engines.player import EngineFailure, EnginePlayer, describe_exit
 from referee.engines.process import EngineSpec, group_members, live_engine_groups
-from referee.formats.record import TERMINATIONS, GameRecord, MoveRecord
+from referee.formats.record import TERMINATIONS, GameRecord
 from referee.formats.timecontrol import TimeControl
-from referee.matches.clock import Clock, go_command
 from referee.matches.game_runner import GameSpec, play_game
 from tests.support.paths import BAD_ENGINES, REPO
 
@@ -87,92 +86,6 @@ def replay(record: GameRecord) -> protocol.Game:
     for move in record.moves:
         game.play(move.move)
     return game
-
-
-# -- time controls -----------------------------------------------------------
-
-@pytest.mark.parametrize("text,fields,canonical", [
-    ("10+0.1", dict(base_ms=10000, inc_ms=100), "10+0.1"),
-    ("40/60+0.5", dict(base_ms=60000, inc_ms=500, moves=40), "40/60+0.5"),
-    ("st=0.1", dict(movetime_ms=100), "movetime=100"),
-    ("movetime=100", dict(movetime_ms=100), "movetime=100"),
-    ("movetime=100ms", dict(movetime_ms=100), "movetime=100"),
-    ("depth=4", dict(depth=4), "depth=4"),
-    ("nodes=5000", dict(nodes=5000), "nodes=5000"),
-    ("inf", dict(), "inf"),
-    ("inf depth=4", dict(depth=4), "depth=4"),
-    ("5+0.05 margin=100", dict(base_ms=5000, inc_ms=50, margin_ms=100), "5+0.05 margin=100"),
-    ("tc=1.5", dict(base_ms=1500), "1.5"),
-])
-def test_time_control_parse_and_round_trip(text, fields, canonical):
-    tc = TimeControl.parse(text)
-    assert tc == TimeControl(**fields)
-    assert str(tc) == canonical
-    assert TimeControl.parse(str(tc)) == tc
-
-
-@pytest.mark.parametrize("text,fragment", [
-    ("", "empty"), ("abc", "not understood"), ("depth=0", "at least 1"), ("depth=x", "whole number"),
-    ("st=-1", "non-negative"), ("st=abc", "number of seconds"), ("10+0.1 10+0.1", "given twice"), ("speed=3", "unknown setting"),
-    ("0+1", "more than 0"), ("movetime=0", "more than 0"), ("movetime=fast", "milliseconds"),
-])
-def test_time_control_errors_say_what_is_wrong(text, fragment):
-    with pytest.raises(ValueError, match=re.escape(fragment)):
-        TimeControl.parse(text)
-
-
-def test_clock_increment_margin_and_flag():
-    clock = Clock(TimeControl.parse("1+0.1"))
-    assert clock.allowed_ms() == 1000 and clock.deadline_s() == pytest.approx(1.05)
-    assert clock.stop(300) == 300
-    assert clock.remaining_ms == 800 and not clock.flagged
-    clock.stop(840)                       # 40 ms over, inside the 50 ms margin
-    assert not clock.flagged and clock.remaining_ms == 100
-    clock.stop(200)
-    assert clock.flagged and clock.overrun_ms(200) == 100
-
-
-def test_clock_moves_per_session_and_movetime():
-    clock = Clock(TimeControl.parse("2/10"))
-    assert clock.movestogo == 2
-    clock.stop(1000)
-    assert clock.movestogo == 1
-    clock.stop(1000)
-    assert clock.movestogo == 2 and clock.remaining_ms == 18000
-    fixed = Clock(TimeControl.parse("movetime=100 margin=10"))
-    assert fixed.remaining_ms is None and fixed.deadline_s() == pytest.approx(0.11)
-    assert Clock(TimeControl.parse("depth=3")).deadline_s() is None
-
-
-def test_clock_measures_itself_with_monotonic_time():
-    clock = Clock(TimeControl.parse("10"))
-    clock.start()
-    assert 0 <= clock.stop() < 1000
-
-
-def test_go_command_carries_both_clocks_and_own_limits():
-    dark, light = Clock(TimeControl.parse("10+0.1")), Clock(TimeControl.parse("5 depth=3"))
-    assert go_command(dark, light, DARK).format() == "go p1time 10000 p2time 5000 p1inc 100"
-    assert go_command(dark, light, LIGHT).format() == "go p1time 10000 p2time 5000 p1inc 100 depth 3"
-    moves = Clock(TimeControl.parse("40/60"))
-    assert "movestogo 40" in go_command(moves, light, DARK).format()
-    untimed = Clock(TimeControl.parse("nodes=500"))
-    assert go_command(untimed, dark, DARK).format() == "go nodes 500"
-    assert go_command(Clock(TimeControl.parse("st=0.2")), dark, DARK).format() == "go movetime 200"
-
-
-# -- records -------------------------------------------------------------------
-
-def test_record_round_trip_and_validation():
-    rec = GameRecord(7, "hari", "1", "hari -/- 333334444555667/333334444555667 d -", [], {"name": "a"},
-                     {"name": "b"}, {"dark": "10", "light": "10"}, [MoveRecord("a0a2", 12, {"depth": 3})],
-                     "0-1", "time forfeit", "Dark (a) exceeded its time by 5 ms", [], "x", pair=3)
-    again = GameRecord.from_json(json.loads(json.dumps(rec.to_json())) | {"future_key": 1})
-    assert again == rec and again.winner_name() == "b" and again.is_forfeit()
-    with pytest.raises(ValueError):
-        GameRecord(**{**rec.__dict__, "termination": "resigned"})
-    with pytest.raises(ValueError):
-        GameRecord(**{**rec.__dict__, "result": "2-0"})
 
 
 def test_describe_exit():

@@ -82,6 +82,21 @@ def test_preflight_runs_on_the_workers(tmp_path, env, capsys):
     assert "on worker inproc://" in capsys.readouterr().err
 
 
+def once_two_games_recorded(out: Path, act) -> threading.Thread:
+    """A thread that calls `act` (until it returns True, for 60 s at most) once the run in `out` has
+    recorded two games: a fault injected in the middle of a run."""
+    def watch() -> None:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            if (out / "records.jsonl").exists() and len(records_of(out)) >= 2 and act():
+                return
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
 def _children(pid: int) -> list[int]:
     """Child processes of `pid`, started from any of its threads (engines start in task threads)."""
     out = []
@@ -116,17 +131,14 @@ def test_a_worker_killed_mid_game_costs_only_a_replay(tmp_path, env, capsys):
         victim = procs[1]
         killed: list[int] = []
 
-        def kill_mid_game() -> None:
-            end = time.monotonic() + 60
-            while time.monotonic() < end:
-                if (out / "records.jsonl").exists() and len(records_of(out)) >= 2 and _children(victim.pid):
-                    killed.extend(_children(victim.pid))
-                    victim.kill()
-                    return
-                time.sleep(0.02)
+        def kill_mid_game() -> bool:
+            if not _children(victim.pid):
+                return False
+            killed.extend(_children(victim.pid))
+            victim.kill()
+            return True
 
-        killer = threading.Thread(target=kill_mid_game, daemon=True)
-        killer.start()
+        killer = once_two_games_recorded(out, kill_mid_game)
         argv = ["tournament", *engines("slow_random.py", "15"), "--game", "foundations", "--games", "2",
                 "--rounds", "2", "-each", "tc=30+0.3", "--out", str(out), "--cluster", address]
         summary = run(argv, capsys)
@@ -215,16 +227,11 @@ def test_a_scheduler_lost_mid_run_says_so_keeps_the_games_and_resumes(tmp_path, 
             address = client.scheduler.address
         out = tmp_path / "run"
 
-        def kill_scheduler() -> None:
-            end = time.monotonic() + 60
-            while time.monotonic() < end:
-                if (out / "records.jsonl").exists() and len(records_of(out)) >= 2:
-                    procs[0].kill()
-                    return
-                time.sleep(0.02)
+        def kill_scheduler() -> bool:
+            procs[0].kill()
+            return True
 
-        killer = threading.Thread(target=kill_scheduler, daemon=True)
-        killer.start()
+        killer = once_two_games_recorded(out, kill_scheduler)
         argv = ["tournament", *engines("slow_random.py", "5"), "--game", "foundations", "--games", "2",
                 "--rounds", "2", "-each", "tc=30+0.3", "--out", str(out), "--cluster", address]
         with pytest.raises(SystemExit) as exc:

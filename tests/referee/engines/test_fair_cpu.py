@@ -1,4 +1,4 @@
-"""Fair clocks (referee/cpu.py): an engine that keeps every core busy gets the CPU only on its turn,
+"""Fair clocks (referee/engines/cpu.py): an engine that keeps every core busy gets the CPU only on its turn,
 its escaped children too (cgroup v2), each game runs on its own cores, and a referee killed outright
 takes its engines with it (the watchdog)."""
 
@@ -24,20 +24,11 @@ from referee.engines.player import EnginePlayer
 from referee.engines.process import EngineSpec
 from referee.engines.sandbox import SandboxError, check_available
 from tests.support.paths import BAD_ENGINES, HOSTILE_ENGINES, REPO
+from tests.support.processes import processes_with, state, wait_until
 
 pytestmark = pytest.mark.slow
 
 HOG = HOSTILE_ENGINES / "cpu_hog.py"
-
-
-def state(pid: int) -> str:
-    """The process's state letter (R running, S sleeping, T stopped, ...); '' when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-    except OSError:
-        return ""
-    return stat[stat.rfind(b")") + 2:].split()[0].decode()
 
 
 def cpu_ticks(pids: list[int]) -> int:
@@ -54,15 +45,6 @@ def cpu_ticks(pids: list[int]) -> int:
 
 def hog(children: int = 2, mode: str = "group", **spec: object) -> EngineSpec:
     return EngineSpec(name="hog", cmd=[sys.executable, str(HOG), str(children), mode], cwd=str(REPO), **spec)  # type: ignore[arg-type]
-
-
-def wait_for(predicate, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
 
 
 def test_cores_are_split_between_game_slots_or_not_at_all():
@@ -83,18 +65,18 @@ def test_a_waiting_engine_and_its_children_get_no_cpu(mode):
         assert process is not None and process.pgid is not None
         members = group_pids(process.pgid)
         assert len(members) == 3                                   # the engine and its two busy children
-        assert wait_for(lambda: all(state(p) == "T" for p in members))
+        assert wait_until(lambda: all(state(p) == "T" for p in members))
         before = cpu_ticks(members)
         await asyncio.sleep(0.6)
         assert cpu_ticks(members) - before <= 2                    # paused: no CPU at all
         try:
             await player.new_game("foundations", seed=7)
-            assert wait_for(lambda: all(state(p) == "T" for p in members))
+            assert wait_until(lambda: all(state(p) == "T" for p in members))
             move, _, _ = await player.go(PositionCommand(None, []).format(), "go movetime 300", 5.0)
-            assert move and wait_for(lambda: all(state(p) == "T" for p in members))
+            assert move and wait_until(lambda: all(state(p) == "T" for p in members))
         finally:
             await player.quit()
-        assert wait_for(lambda: not any(state(p) not in ("", "Z") for p in members))
+        assert wait_until(lambda: not any(state(p) not in ("", "Z") for p in members))
 
     asyncio.run(scenario())
 
@@ -124,14 +106,14 @@ def test_children_that_leave_the_process_group_are_paused_with_the_engine():
         await player.new_game("hari")
         escaped = list(process.cpu.escaped)
         assert len(escaped) == 2 and all(os.getpgid(p) != process.pgid for p in escaped)
-        assert wait_for(lambda: all(state(p) == "T" for p in escaped))
+        assert wait_until(lambda: all(state(p) == "T" for p in escaped))
         before = cpu_ticks(escaped)
         await asyncio.sleep(0.6)
         assert cpu_ticks(escaped) - before <= 2
         cgroup = process.cpu.cgroup.path
         await player.quit()
         assert not cgroup.exists()   # quit waits for the killed members to die, then removes it
-        assert wait_for(lambda: all(state(p) in ("", "Z") for p in escaped))
+        assert wait_until(lambda: all(state(p) in ("", "Z") for p in escaped))
 
     asyncio.run(scenario())
 
@@ -147,7 +129,7 @@ def test_children_that_left_the_group_before_the_cgroup_was_made_are_adopted():
             found = [(pid, group) for pid, ppid, group, state in cpu.processes() if ppid == engine.pid and state != "Z"]
             return [pid for pid, _ in found] if len(found) == 2 and all(g != engine.pid for _, g in found) else []
 
-        assert wait_for(lambda: bool(escaped_children()))
+        assert wait_until(lambda: bool(escaped_children()))
         children = escaped_children()
         control = cpu.CpuControl(engine.pid, "auto", True)
         assert control.cgroup is not None and control.cgroup.members() == [engine.pid]
@@ -157,7 +139,7 @@ def test_children_that_left_the_group_before_the_cgroup_was_made_are_adopted():
         assert sorted(control.cgroup.members()) == sorted([engine.pid, *children])
         path = control.cgroup.path
         asyncio.run(control.forget())
-        assert not path.exists() and wait_for(lambda: all(state(p) in ("", "Z") for p in children))
+        assert not path.exists() and wait_until(lambda: all(state(p) in ("", "Z") for p in children))
     finally:
         engine.kill()
         engine.wait()
@@ -183,7 +165,7 @@ def test_a_cgroup_kept_while_a_member_lived_is_removed_when_a_later_engine_ends(
         assert kept.path.exists() and kept in cpu._LEFT   # a live member: kept, not killed
         sleeper.kill()
         sleeper.wait()
-        assert wait_for(lambda: not kept.populated())
+        assert wait_until(lambda: not kept.populated())
         asyncio.run(one_engine())
         assert not kept.path.exists() and kept not in cpu._LEFT
     finally:
@@ -212,19 +194,6 @@ def test_an_engine_runs_on_its_game_cores_children_included():
     asyncio.run(scenario())
 
 
-def engines_with(token: str) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                    if token.encode() in fh.read() and state(int(entry)) not in ("", "Z"):
-                        out.append(int(entry))
-            except OSError:
-                pass
-    return out
-
-
 def test_a_referee_killed_outright_takes_its_paused_engines_with_it(tmp_path):
     """SIGKILL of the referee: no `quit`, no SIGTERM from it; its watchdog kills the engines, which a
     pause would otherwise keep stopped forever."""
@@ -237,16 +206,16 @@ def test_a_referee_killed_outright_takes_its_paused_engines_with_it(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     referee = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        assert wait_for(lambda: (out / "records.jsonl").exists() and (out / "records.jsonl").stat().st_size > 0, 60)
-        engines = [p for p in engines_with(token) if p != referee.pid]
+        assert wait_until(lambda: (out / "records.jsonl").exists() and (out / "records.jsonl").stat().st_size > 0, 60)
+        engines = [p for p in processes_with(token, alive=True) if p != referee.pid]
         assert len(engines) == 2
         referee.kill()
         referee.wait()
-        assert wait_for(lambda: all(state(p) in ("", "Z") for p in engines), 10), [state(p) for p in engines]
+        assert wait_until(lambda: all(state(p) in ("", "Z") for p in engines), 10), [state(p) for p in engines]
     finally:
         if referee.poll() is None:
             referee.kill()
-        for pid in engines_with(token):
+        for pid in processes_with(token, alive=True):
             if pid != referee.pid:
                 os.kill(pid, signal.SIGKILL)
 
@@ -260,7 +229,7 @@ def test_search_against_a_cpu_hog_the_hogs_children_stay_idle(tmp_path, capsys):
 
     def watch() -> None:
         while not stop.is_set():
-            for pid in engines_with(str(HOG)):
+            for pid in processes_with(str(HOG), alive=True):
                 seen[pid] = max(seen.get(pid, 0), cpu_ticks([pid]))
             time.sleep(0.05)
 
@@ -317,7 +286,7 @@ def test_a_sandboxed_engine_is_paused_too(tmp_path):
         members = group_pids(player.process.pgid)
         assert len(members) >= 4                       # bwrap, its child in the namespace, the engine, children
         await player.new_game("isaac")
-        assert wait_for(lambda: all(state(p) == "T" for p in members))
+        assert wait_until(lambda: all(state(p) == "T" for p in members))
         before = cpu_ticks(members)
         await asyncio.sleep(0.6)
         assert cpu_ticks(members) - before <= 2

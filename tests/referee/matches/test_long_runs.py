@@ -250,15 +250,24 @@ def test_a_checkpoint_counts_the_prefix_and_only_the_records_after_it_are_read(t
     assert load_checkpoint(store, identity) is None
 
 
-def test_an_edit_inside_the_checkpointed_prefix_is_found_with_its_line_and_field(tmp_path):
+IDENTITY = {"run": "test"}
+
+
+def checkpointed_records(tmp_path, games: int, seed: int) -> tuple[list[dict], Store]:
+    """A three-engine tournament's records in a run directory, with a checkpoint at their end."""
     names = ["a", "b", "c"]
-    records = sorted(tournament_records(names, 4, seed=7), key=lambda r: r["game_id"])
-    identity = {"run": "test"}
+    records = sorted(tournament_records(names, games // 2, seed=seed), key=lambda r: r["game_id"])
     store = Store(tmp_path)
     write_records(store.path("records.jsonl"), records)
-    tracker = Tracker(plan_for(names, 8))
-    loaded = tracker.load(store, identity)
-    write_checkpoint(store, checkpoint_text(identity, loaded.end, tracker.tally.state(), [], None))
+    tracker = Tracker(plan_for(names, games))
+    loaded = tracker.load(store, IDENTITY)
+    write_checkpoint(store, checkpoint_text(IDENTITY, loaded.end, tracker.tally.state(), [], None))
+    return records, store
+
+
+def test_an_edit_inside_the_checkpointed_prefix_is_found_with_its_line_and_field(tmp_path):
+    names, identity = ["a", "b", "c"], IDENTITY
+    _, store = checkpointed_records(tmp_path, 8, seed=7)
     text = store.path("records.jsonl").read_text()
     store.path("records.jsonl").write_text(text.replace('"result":"1-0"', '"result":"2-0"', 1))  # same length
     assert load_checkpoint(store, identity) is None
@@ -267,14 +276,8 @@ def test_an_edit_inside_the_checkpointed_prefix_is_found_with_its_line_and_field
 
 
 def test_a_game_repeated_after_the_checkpoint_names_its_first_line(tmp_path):
-    names = ["a", "b", "c"]
-    records = sorted(tournament_records(names, 2, seed=8), key=lambda r: r["game_id"])
-    identity = {"run": "test"}
-    store = Store(tmp_path)
-    write_records(store.path("records.jsonl"), records)
-    tracker = Tracker(plan_for(names, 4))
-    loaded = tracker.load(store, identity)
-    write_checkpoint(store, checkpoint_text(identity, loaded.end, tracker.tally.state(), [], None))
+    names, identity = ["a", "b", "c"], IDENTITY
+    records, store = checkpointed_records(tmp_path, 4, seed=8)
     with open(store.path("records.jsonl"), "a") as fh:
         fh.write(json.dumps(records[2]) + "\n")
     with pytest.raises(StoreError, match=rf"line {len(records) + 1}: game_id 2 already recorded at line 3"):

@@ -17,19 +17,13 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.engines.sandbox import SandboxError, bwrap_argv, check_available
+from referee.engines.sandbox import bwrap_argv
 from tests.support.paths import BAD_ENGINES, HOSTILE_ENGINES, REPO
+from tests.support.processes import processes_with
+from tests.support.sandbox import needs_bwrap
 
 pytestmark = pytest.mark.sandbox
 
-try:
-    check_available("bwrap")
-    BWRAP_PROBLEM = None
-except SandboxError as exc:
-    BWRAP_PROBLEM = str(exc)
-
-needs_bwrap = pytest.mark.skipif(BWRAP_PROBLEM is not None and not os.environ.get("CI"),
-                                 reason=f"bwrap unusable here: {BWRAP_PROBLEM}")
 
 
 def engine_home(root: Path, name: str) -> Path:
@@ -39,19 +33,6 @@ def engine_home(root: Path, name: str) -> Path:
     shutil.copy(HOSTILE_ENGINES / "hostile.py", home)
     shutil.copytree(REPO / "protocol", home / "protocol", ignore=shutil.ignore_patterns("__pycache__"))
     return home
-
-
-def processes_with(token: str) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                    if token.encode() in fh.read():
-                        out.append(int(entry))
-            except OSError:
-                pass
-    return out
 
 
 def first_info(records: list[dict], name: str) -> str:

@@ -221,12 +221,18 @@ def fake_record(i):
             "result": "1-0", "termination": "normal", "reason": "Dark has the higher score"}
 
 
-def test_progress_plain_prints_one_line_per_game():
+def one_game_shown(live: bool) -> tuple[io.StringIO, Progress]:
+    """A progress display of two games, after the first has started and finished."""
     stream = io.StringIO()
-    progress = Progress(2, lambda: "a 1 - 0 b", stream=stream, live=False)
+    progress = Progress(2, lambda: "a 1 - 0 b", stream=stream, live=live)
     progress.begin(0, "starting")
     progress.game_started()
     progress.game_finished(fake_record(0))
+    return stream, progress
+
+
+def test_progress_plain_prints_one_line_per_game():
+    stream, _ = one_game_shown(live=False)
     lines = stream.getvalue().splitlines()
     assert lines == ["starting", "[1/2] game 1 (round 1, pair 1): a (Dark) vs b (Light): 1-0 normal -- "
                                  "Dark has the higher score | a 1 - 0 b"]
@@ -234,11 +240,7 @@ def test_progress_plain_prints_one_line_per_game():
 
 
 def test_progress_live_rewrites_one_status_line():
-    stream = io.StringIO()
-    progress = Progress(2, lambda: "a 1 - 0 b", stream=stream, live=True)
-    progress.begin(0, "starting")
-    progress.game_started()
-    progress.game_finished(fake_record(0))
+    stream, progress = one_game_shown(live=True)
     progress.finish("done")
     text = stream.getvalue()
     assert text.count("\r\x1b[K[") >= 2 and "[1/2 done, 0 running" in text

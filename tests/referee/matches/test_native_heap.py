@@ -1,4 +1,4 @@
-"""The distributed referee's heap hygiene (referee/native_heap.py): freed memory goes back to the system."""
+"""The distributed referee's heap hygiene (referee/matches/native_heap.py): freed memory goes back to the system."""
 
 from __future__ import annotations
 

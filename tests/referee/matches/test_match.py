@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -20,6 +19,7 @@ from referee.formats.record import GameRecord
 from referee.matches.schedule import match_schedule, tournament_schedule
 from referee.results.tally import engine_totals
 from tests.support.paths import BAD_ENGINES
+from tests.support.processes import processes_in
 
 pytestmark = pytest.mark.slow
 
@@ -30,20 +30,6 @@ TC = "tc=10+0.1"   # generous: the built-in strategies answer at once, slow CI m
 def builtin(name: str, strategy: str, where: Path, *extra: str) -> list[str]:
     return ["-engine", f"name={name}", f"cmd={sys.executable} -m engine", f"dir={where}",
             f"option.Strategy={strategy}", *extra]
-
-
-def processes_in(directory: Path) -> list[int]:
-    """Pids of running processes whose working directory is `directory`."""
-    out = []
-    target = str(directory.resolve())
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.readlink(f"/proc/{entry}/cwd") == target:
-                    out.append(int(entry))
-            except OSError:
-                pass
-    return out
 
 
 def assert_no_engines_left(directory: Path) -> None:
@@ -156,7 +142,7 @@ def test_match_between_builtin_strategies(tmp_path, engine_dir, capsys):
 def test_what_the_run_keeps_is_frozen_once_and_does_not_grow_with_the_games(tmp_path, engine_dir, capsys,
                                                                             monkeypatch):
     """Full collections stall the loop while another game's engine thinks, and its answer is read late
-    (referee/runner.py): the run freezes what lives for its whole length once, before the games, and
+    (referee/matches/runner.py): the run freezes what lives for its whole length once, before the games, and
     keeps no per-game objects after it, so the objects the collector tracks stay as many after 16
     games as after 4."""
     frozen_after: list[int] = []

@@ -16,32 +16,11 @@ from referee.cli import main
 from referee.results.store import Store, StoreError, read_records_file
 from tests.support.fuzz_oracles import VALID_RECORD
 from tests.support.paths import BAD_ENGINES, REPO
+from tests.support.processes import processes_in, wait_until
 
 pytestmark = pytest.mark.slow
 
 GAMES = 12
-
-
-def processes_in(directory: Path) -> list[int]:
-    """Pids of running processes whose working directory is `directory`."""
-    target, out = str(directory.resolve()), []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.readlink(f"/proc/{entry}/cwd") == target:
-                    out.append(int(entry))
-            except OSError:
-                pass
-    return out
-
-
-def wait_until(predicate, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Issue 9: a game lost during a `go` keeps what the referee saw of that move (`forfeited_move`):
 the time it measured, the bestmove if any, and the engine's last `info` lines with their read times.
-Real misbehaving engine processes (tests/engines/bad), as in test_referee_core."""
+Real misbehaving engine processes (tests/engines/bad), as in test_engine_failures."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from protocol.board import DARK, LIGHT
 from referee.formats.record import INFO_LINE_CHARS, INFO_LINES_KEPT, ForfeitedMove, GameRecord, InfoLine
 from referee.formats.schema import RecordModel, SchemaError, validate
-from tests.referee.test_referee_core import make_player, play
+from tests.referee.engines.test_engine_failures import make_player, play
 
 pytestmark = pytest.mark.slow
 
