@@ -23,15 +23,15 @@ TERMINATIONS = tuple(t.value for t in Termination)
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 """'1-0' Dark won, '0-1' Light won, '1/2-1/2' draw."""
 
-
-def dark_points(result: str) -> float:
-    """Dark's points of a game by its result: 1, 0, or 1/2 (a draw, and a result not known here)."""
-    return 1.0 if result == "1-0" else 0.0 if result == "0-1" else 0.5
-
 INFO_LINES_KEPT = 3
 """How many of the engine's last `info` lines a forfeited move keeps (the latest matter most)."""
 INFO_LINE_CHARS = 300
 """Longer `info` lines are cut to this many characters (a record line must stay small)."""
+
+
+def dark_points(result: str) -> float:
+    """Dark's points of a game by its result: 1, 0, or 1/2 (a draw, and a result not known here)."""
+    return 1.0 if result == "1-0" else 0.0 if result == "0-1" else 0.5
 
 
 @dataclass

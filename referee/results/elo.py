@@ -93,7 +93,6 @@ def los(wins: int, losses: int) -> float:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
-
 def json_number(x: float) -> float | None:
     """A float for JSON: rounded, and None (null) for an infinity or NaN, which JSON cannot hold."""
     if math.isinf(x) or math.isnan(x):

@@ -24,6 +24,7 @@ still decides after one pair. Half an observation keeps early decisions
 sane (19 straight 2-0 pairs to accept H1 at Elo 10 with alpha = beta = 0.05)
 and vanishes as the sample grows; it only touches classes nobody hit."""
 
+
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     """(lower, upper) LLR bounds: accept H0 at or below lower, H1 at or above upper."""
     if not (0 < alpha < 1 and 0 < beta < 1):

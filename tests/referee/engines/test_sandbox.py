@@ -25,7 +25,6 @@ from tests.support.sandbox import needs_bwrap
 pytestmark = pytest.mark.sandbox
 
 
-
 def engine_home(root: Path, name: str) -> Path:
     home = root / name
     home.mkdir(parents=True)

@@ -12,6 +12,7 @@ from referee.formats.timecontrol import TimeControl
 
 # -- time controls -----------------------------------------------------------
 
+
 @pytest.mark.parametrize("text,fields,canonical", [
     ("10+0.1", dict(base_ms=10000, inc_ms=100), "10+0.1"),
     ("40/60+0.5", dict(base_ms=60000, inc_ms=500, moves=40), "40/60+0.5"),
