@@ -19,7 +19,7 @@ thinks MS ms instead of --ms.
 A variant of the search is its settings changed (engine/games/<game>/settings.py), written
 after a colon: `search:hari.widths=((12,8),),foundations.mcts.c_puct=1.0`. Nothing
 patches a module: the variant is a SearchStrategy built with those settings. The `fastmc`
-partner takes its PartnerSettings (engine/games/<game>/partner.py) the same way:
+partner takes its PlayoutSettings (engine/games/<game>/playout_core.py) the same way:
 `fastmc:hari.jump=0.3,isaac.per_length=12`. Older
 versions of the engine are measured through the referee (benchmarks/engine_at.sh).
 """
@@ -166,7 +166,7 @@ def search_variant(changes: str) -> dict[str, object]:
 
 
 def fastmc_variant(changes: str) -> dict[str, object]:
-    """{game name: the fastmc partner's settings with `changes` made} (engine/games/<game>/partner.py)."""
+    """{game name: the fastmc partner's settings with `changes` made} (engine/games/<game>/playout_core.py)."""
     try:
         return partner_settings(changes)
     except ValueError as bad:

@@ -29,7 +29,7 @@ import numpy as np
 from ab_inprocess import book_openings
 from scipy.optimize import minimize
 
-from engine.games.foundations.playout import playout_move
+from engine.games.foundations.playout_policy import playout_move
 from engine.games.foundations.search import FoundationsKnowledge
 from engine.games.foundations.settings import FoundationsSettings
 from engine.games.foundations.value import FEATURES, value_features

@@ -21,7 +21,7 @@ def parse_changes(text: str, defaults: Mapping[str, object] | None = None) -> di
     """{game name: its searcher's default settings with the changes of `text` made}; ValueError
     naming the part that is wrong (and why) otherwise. An empty text changes nothing.
     `defaults`: {game name: settings} to change instead of the searchers' (the `fastmc`
-    partner's PartnerSettings)."""
+    partner's PlayoutSettings)."""
     settings: dict[str, object] = {}
     known = defaults if defaults is not None else {name: None for name in SEARCHERS}
     for part in _top_level(text):

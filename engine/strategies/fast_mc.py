@@ -1,6 +1,6 @@
 """Strategy `fastmc`: flat Monte Carlo in native code, the sparring partner for strength runs.
 
-Each game's C core (engine/games/<game>/_partner.c, through engine/games/<game>/partner.py)
+Each game's C core (engine/games/<game>/_playout_core.c, through engine/games/<game>/playout_core.py)
 holds its own bitboard model of the position, prunes the root's moves to a few dozen
 candidates, and shares thousands of playouts a move among them by UCB1; the playouts are
 epsilon-greedy (SPEC.md 9.7 says what each game's policy does). This module gives the core
@@ -33,7 +33,7 @@ from protocol.moves import Move
 from .base import Limits
 
 PARTNER_GAMES = ("isaac", "foundations", "hari")
-"""The games with a partner core (engine/games/<game>/partner.py)."""
+"""The games with a partner core (engine/games/<game>/playout_core.py)."""
 PROGRESS_EVERY_S = 0.005
 """The core calls back this often: `stop`, the hard deadline and `info` lines are looked at then."""
 WARM_UP_NODES = 300
@@ -58,35 +58,35 @@ class Answer(NamedTuple):
 
 
 def partner_for(game: Any) -> ModuleType | None:
-    """The game's partner module (engine/games/<name>/partner.py) if its core was built, else None."""
+    """The game's partner module (engine/games/<name>/playout_core.py) if its core was built, else None."""
     try:
-        module = import_module(f"engine.games.{game.name}.partner")
+        module = import_module(f"engine.games.{game.name}.playout_core")
     except ModuleNotFoundError:
         return None
     return module if module.AVAILABLE else None
 
 
 def run(partner: ModuleType, settings: Any, game: Any, budget: tuple[Any, ...]) -> Answer:
-    """One search of `partner`'s core on `game` with `settings` (its PartnerSettings) and `budget`
-    (see engine/games/_partner.h)."""
+    """One search of `partner`'s core on `game` with `settings` (its PlayoutSettings) and `budget`
+    (see engine/search/native/_flat_mc.h)."""
     native, visits, totals, nodes, playouts = partner.core().search(partner.position_tuple(game), settings.params(),
                                                                       budget)
     return Answer([partner.to_move(m) for m in native], visits, totals, nodes, playouts)
 
 
 def partner_settings(changes: str) -> dict[str, object]:
-    """{game: its partner's default PartnerSettings with `changes` made}: `<game>.<field>=<value>,...` as for the
+    """{game: its partner's default PlayoutSettings with `changes` made}: `<game>.<field>=<value>,...` as for the
     search's settings (engine/games/tuning.py); ValueError naming what is wrong."""
     from engine.games.tuning import parse_changes
 
-    defaults = {name: import_module(f"engine.games.{name}.partner").DEFAULTS for name in PARTNER_GAMES}
+    defaults = {name: import_module(f"engine.games.{name}.playout_core").DEFAULTS for name in PARTNER_GAMES}
     return parse_changes(changes, defaults)
 
 
 class FastMCStrategy:
     """UCB1 over a C core's root candidates, playouts in C; see the module docstring.
 
-    `settings` maps a game's name to the PartnerSettings its core plays with instead of the
+    `settings` maps a game's name to the PlayoutSettings its core plays with instead of the
     defaults (tuning scripts build variants this way; the engine plays the defaults)."""
 
     name = "fastmc"

@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable
 
 from engine.games import has_searcher, searcher_for
-from engine.games.foundations import playout as foundations_playout
+from engine.games.foundations import playout_policy as foundations_playout
 from engine.games.foundations import value as foundations_value
-from engine.games.hari import playout as hari_playout
+from engine.games.hari import playout_policy as hari_playout
 from engine.games.hari import value as hari_value
 from engine.games.isaac import knowledge as isaac_knowledge
 from engine.search.bandit import ucb1_pick

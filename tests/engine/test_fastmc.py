@@ -67,7 +67,7 @@ def test_uses_its_movetime_and_reports_plies_and_playouts(name):
 def test_depth_gives_each_candidate_that_many_playouts():
     infos: list = []
     _choose(new_game("foundations"), Limits(depth=3), infos=infos)
-    from engine.games.foundations import partner
+    from engine.games.foundations import playout_core as partner
 
     arms = partner.core().candidates(partner.position_tuple(new_game("foundations")), partner.DEFAULTS.params())
     assert infos[-1].rollouts == 3 * len(arms)
@@ -101,7 +101,7 @@ def test_a_single_candidate_is_answered_at_once():
 
 def test_a_move_the_rules_refuse_gives_way_to_the_next():
     """The core is a model, not the rules: if it answered an illegal move, the next best legal one is played."""
-    from engine.games.isaac import partner
+    from engine.games.isaac import playout_core as partner
 
     game = new_game("isaac")
     legal = partner.to_move(partner.core().candidates(partner.position_tuple(game), partner.DEFAULTS.params())[0])
@@ -152,11 +152,11 @@ def test_bench_prints_the_partners_playouts_per_second():
 
 
 def test_variants_of_the_partner_are_built_from_text():
-    from engine.games.hari import partner as hari
-    from engine.games.isaac import partner as isaac
+    from engine.games.hari import playout_core as hari
+    from engine.games.isaac import playout_core as isaac
 
     variant = fast_mc.partner_settings("hari.jump=0.3,isaac.per_length=12")
-    assert variant["hari"] == hari.PartnerSettings(jump=0.3) and variant["isaac"].per_length == 12
+    assert variant["hari"] == hari.PlayoutSettings(jump=0.3) and variant["isaac"].per_length == 12
     assert hari.DEFAULTS.jump == 0.0  # the defaults are untouched
     for bad in ("hari.nonsense=1", "chess.jump=1", "hari.sample=0.5"):
         with pytest.raises(ValueError):

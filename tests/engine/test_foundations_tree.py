@@ -1,4 +1,4 @@
-"""FOUNDATIONS' search tree in C (engine/games/_tree.h with _core.c's game part, native.new_tree,
+"""FOUNDATIONS' search tree in C (engine/search/native/_tree.h with _search_core.c's game part, search_core.new_tree,
 engine/search/ctree.py).
 
 The tree is engine/search/mcts.py's algorithm moved into C for speed. With leaves valued by the
@@ -16,13 +16,14 @@ from dataclasses import replace
 
 import pytest
 
-from engine.games.foundations import _core, native
+from engine.games.foundations import _search_core as _core
+from engine.games.foundations import search_core as native
 from engine.games.foundations.ordering import candidate_moves
 from engine.games.foundations.search import SEARCHER, FoundationsKnowledge
 from engine.games.foundations.settings import FoundationsSettings
 from engine.games.foundations.value import WEIGHTS
 from engine.search.mcts import MCTS, MCTSSettings
-from tests.engine.test_foundations_native import POSITIONS
+from tests.engine.test_foundations_search_core import POSITIONS
 from tests.support.search import context
 
 SETTINGS = FoundationsSettings()

@@ -6,7 +6,7 @@ import random
 import threading
 
 from engine.games.hari import montecarlo
-from engine.games.hari.playout import playout_move
+from engine.games.hari.playout_policy import playout_move
 from engine.games.hari.search import plays_left
 from engine.games.hari.settings import HariSettings
 from engine.strategies import Limits

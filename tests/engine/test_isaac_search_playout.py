@@ -7,9 +7,9 @@ import random
 import pytest
 
 from engine.games.isaac import knowledge as isaac_knowledge
-from engine.games.isaac import partner as isaac_partner
+from engine.games.isaac import playout_core as isaac_partner
 from engine.games.isaac import search as isaac_search
-from engine.games.isaac.partner import PartnerSettings
+from engine.games.isaac.playout_core import PlayoutSettings
 from engine.games.isaac.settings import IsaacSettings
 from engine.search.context import SearchContext
 from engine.search.winchance import logistic
@@ -76,7 +76,7 @@ def test_the_tempo_counts_only_while_both_still_remove() -> None:
 def test_a_placement_leaf_plays_the_settings_leaf_policy() -> None:
     """`leaf_policy` (a SearchSettings variant) is the policy of a leaf's playouts, not the partner's defaults."""
     game = game_from_position(MIDGAME)
-    random_policy = PartnerSettings(eps_place=1.0, eps_remove=1.0)
+    random_policy = PlayoutSettings(eps_place=1.0, eps_remove=1.0)
     variant = IsaacSettings(leaf_playouts=64, leaf_policy=random_policy)
     seed = random.Random(7).getrandbits(64)
     value = isaac_search.IsaacKnowledge(variant).leaf_value(game, random.Random(7), context(variant, nodes=10**9))

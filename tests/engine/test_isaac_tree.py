@@ -1,4 +1,4 @@
-"""ISAAC's search tree in C (engine/games/isaac/_tree_game.h over engine/games/_tree.h, partner.new_tree).
+"""ISAAC's search tree in C (engine/games/isaac/_tree_game.h over engine/search/native/_tree.h, playout_core.new_tree).
 
 The tree's algorithm is the one tests/engine/test_foundations_tree.py holds to engine/search/mcts.py
 visit for visit. These tests hold ISAAC's part of it: its placement candidates are knowledge's
@@ -13,8 +13,9 @@ from dataclasses import replace
 
 import pytest
 
-from engine.games.isaac import _partner, partner
+from engine.games.isaac import _playout_core as _partner
 from engine.games.isaac import knowledge as K
+from engine.games.isaac import playout_core as partner
 from engine.games.isaac import search as isaac_search
 from engine.games.isaac.settings import IsaacSettings
 from engine.search.ctree import CTree

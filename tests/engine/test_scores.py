@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from engine.games.hari import native
+from engine.games.hari import search_core as native
 from engine.games.hari.search import SEARCHER as HARI
 from engine.games.hari.settings import HariSettings
 from engine.games.hari.value import decided

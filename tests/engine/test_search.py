@@ -12,7 +12,7 @@ import time
 import pytest
 
 from engine.games.foundations.ordering import candidate_moves as foundations_candidates
-from engine.games.hari import native as hari_native
+from engine.games.hari import search_core as hari_native
 from engine.games.hari.candidates import candidates as hari_candidates
 from engine.games.isaac import knowledge as isaac_knowledge
 from engine.search.timeman import DEFAULT_MOVETIME_MS, SAFETY_MS, TimeManager, plan_budget

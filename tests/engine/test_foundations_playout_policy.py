@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from engine.games.foundations.playout import LIST_MAX, draw_spots, play_out, playout_move
+from engine.games.foundations.playout_policy import LIST_MAX, draw_spots, play_out, playout_move
 from engine.games.foundations.settings import FoundationsSettings
 from protocol import new_game
 from protocol.board import H_START, V_START, segments_from_starts

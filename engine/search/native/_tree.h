@@ -31,8 +31,8 @@
  *   tree_game_leaf(g, p, rng, &nodes): the side to move's value of an unfinished position, adding the
  *     positions a playout reached to `nodes`.
  */
-#ifndef GAMES_TREE_H
-#define GAMES_TREE_H
+#ifndef NATIVE_TREE_H
+#define NATIVE_TREE_H
 
 typedef struct {
     double total, exact;   /* total: summed values for `mover`; exact: a game end's value for `mover` */
@@ -457,7 +457,7 @@ static PyMethodDef tree_methods[] = {
 static PyTypeObject TreeType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = TREE_TYPE_NAME,
-    .tp_doc = "A search tree (engine/games/_tree.h): Tree(position, root, mcts, game, seed, max_nodes, max_slots)",
+    .tp_doc = "A search tree (engine/search/native/_tree.h): Tree(position, root, mcts, game, seed, max_nodes, max_slots)",
     .tp_basicsize = sizeof(PyTree),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = tree_new,

@@ -1,6 +1,6 @@
 /* FOUNDATIONS sparring partner in C: flat Monte Carlo with epsilon-greedy playouts (strategy `fastmc`).
  *
- * A private model of the position for playouts, not a rulebook: engine/games/foundations/partner.py
+ * A private model of the position for playouts, not a rulebook: engine/games/foundations/playout_core.py
  * hands it a position, the strategy has the move it answers checked by the rules
  * (protocol/foundations.py, check_move), and the tests replay its playouts on FoundationsGame
  * (every move legal, the same end, hands and winner).
@@ -12,7 +12,7 @@
  * shortest length that fits (with chance SKIP the next length that fits instead), on the snuggest
  * of SAMPLE drawn spots (ties at random).
  */
-#include "_partner.h"
+#include "_flat_mc.h"
 
 #define NPARAMS 7
 #define SLOTS 10 /* levels 1..8 and an always-empty level above (protocol/foundations.py) */
@@ -277,7 +277,7 @@ static double playout(const void *game, int arm, Rng *r, long long *plies) {
 /* -- Python interface ---------------------------------------------------------------------------- */
 
 /* position: (turn, passes, hand0, hand1, pieces0, pieces1, level0, level1, minlen0, minlen1), pieces as
- * [segment index * 16 + level] (engine/games/foundations/partner.position_tuple). */
+ * [segment index * 16 + level] (engine/games/foundations/playout_core.position_tuple). */
 static int read_position(PyObject *position, Pos *p) {
     PyObject *passes, *hd[2], *pc[2];
     int turn, lv[2], mn[2];
@@ -383,7 +383,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     return Py_BuildValue("(N(ii)i)", list, hand_value(&p, 0), hand_value(&p, 1), is_over(&p) ? winner(&p) : -2);
 }
 
-#include "_partner_api.h"
+#include "_playout_api.h"
 
 static PyMethodDef methods[] = {
     {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [(segment, level)]"},
@@ -393,10 +393,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_partner", "FOUNDATIONS flat Monte-Carlo partner (C).", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core", "FOUNDATIONS playout core (C): flat Monte Carlo and playouts.", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__partner(void) {
+PyMODINIT_FUNC PyInit__playout_core(void) {
     build_tables();
     return PyModule_Create(&module);
 }

@@ -3,7 +3,7 @@
  * Why: a sparring partner is only a yardstick if it plays well, and a flat Monte-Carlo player is
  * as good as the number and the sense of its playouts; in Python a playout of ISAAC costs about a
  * millisecond, here a few microseconds. This is a private model of the position for playouts, not
- * a rulebook: engine/games/isaac/partner.py hands it a position, and the move it answers is
+ * a rulebook: engine/games/isaac/playout_core.py hands it a position, and the move it answers is
  * checked by the rules (protocol/isaac.py, check_move) before it is played. The tests replay its
  * playouts on IsaacGame (every move legal, the same end, scores and winner).
  *
@@ -18,14 +18,14 @@
  *     a lower one puts the counter on the piece with which the opponent would reach 100 next (then
  *     the highest such), or costs at most BLOCK points and covers an opponent piece worth more.
  */
-#include "_partner.h"
+#include "_flat_mc.h"
 
 #define NPARAMS 15
 #define MAXPIECES 15
 #define MAXMOVES 700 /* 600 placements at most; removals are fewer */
 #define MAX_PLIES 128
 
-/* The policy's and the root's parameters (engine/games/isaac/partner.py PARAMS names them). */
+/* The policy's and the root's parameters (engine/games/isaac/playout_core.py PARAMS names them). */
 enum { EPS_PLACE, SAMPLE, FEED, SPREAD, EPS_REMOVE, GIVE_UP, BLOCK, MARGIN_W, MARGIN_SCALE, PER_LENGTH, REMOVALS,
        DENY, PLAN_BLOCK, PLAN_DOUBLE, PLAN_SELF };
 
@@ -526,7 +526,7 @@ static double playout(const void *game, int arm, Rng *r, long long *plies) {
 /* -- Python interface ---------------------------------------------------------------------- */
 
 /* position: (pieces0, pieces1, hand0, hand1, turn, passes, scoring, score0, score1, removed0, removed1),
- * as engine/games/isaac/partner.position_tuple gives it. */
+ * as engine/games/isaac/playout_core.position_tuple gives it. */
 static int read_position(PyObject *position, Pos *p) {
     PyObject *pc[2], *hd[2], *passes;
     int turn, scoring, sc[2], rm[2];
@@ -641,7 +641,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
 }
 
 #define PARTNER_LEAF   /* its playouts value ISAAC search's placement leaves */
-#include "_partner_api.h"
+#include "_playout_api.h"
 #include "_tree_game.h" /* and the search's placement tree over them */
 
 static PyMethodDef methods[] = {
@@ -654,10 +654,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_partner", "ISAAC flat Monte-Carlo partner (C).", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core", "ISAAC playout core (C): flat Monte Carlo and playouts.", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__partner(void) {
+PyMODINIT_FUNC PyInit__playout_core(void) {
     build_tables();
     PyObject *m = PyModule_Create(&module);
     if (m && add_tree_type(m) < 0) Py_CLEAR(m);

@@ -1,16 +1,16 @@
-/* The Python entry points every partner core shares, written once: search() (the flat Monte
+/* The Python entry points every playout core shares, written once: search() (the flat Monte
  * Carlo) and, where PARTNER_LEAF is defined, leaf() (its playouts as a tree search's leaf value).
  *
- * Included by engine/games/<game>/_partner.c before its method table, once it defines its Pos
+ * Included by engine/games/<game>/_playout_core.c before its method table, once it defines its Pos
  * (with `turn`, the side to move), its Game (root, arms, prm), NPARAMS, read_position, read_prm,
  * candidates, playout (one playout of an arm, for run_flat_mc), play_out and result_for: the
  * game's own candidates, playout policy and result. A search (engine/games/<game>/search.py) may
  * value a leaf by the mean of a few such playouts.
  */
-#ifndef ISAAC_PARTNER_API_H
-#define ISAAC_PARTNER_API_H
+#ifndef NATIVE_PLAYOUT_API_H
+#define NATIVE_PLAYOUT_API_H
 
-/* search(position, params, budget) -> (moves, visits, totals, nodes, playouts); see _partner.h */
+/* search(position, params, budget) -> (moves, visits, totals, nodes, playouts); see _flat_mc.h */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *position, *params, *budget;
     if (!PyArg_ParseTuple(args, "OOO", &position, &params, &budget)) return NULL;
@@ -37,7 +37,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
 #define MAX_LEAF_PLAYOUTS 64
 
 /* leaf(position, params, seed, count) -> (value, plies): the mean result, for the side to move, of
- * `count` playouts from the position (1 a win, 0 a loss, blended with the margin as the partner's
+ * `count` playouts from the position (1 a win, 0 a loss, blended with the margin as the flat Monte Carlo's
  * root is; 0.5 for a playout cut short), and the plies they played. */
 static PyObject *py_leaf(PyObject *self, PyObject *args) {
     PyObject *position, *params;

@@ -1,4 +1,4 @@
-"""ISAAC's `fastmc` core (engine/games/isaac/_partner.c): its scoring phase, held to the rules.
+"""ISAAC's `fastmc` core (engine/games/isaac/_playout_core.c): its scoring phase, held to the rules.
 
 test_partner_cores.py holds every core to its contract; here the ISAAC-only parts: playouts
 from both phases (placement into scoring, scoring to the end), the scoring policy's two
@@ -7,10 +7,10 @@ the opponent would reach 100 next), and the root's removal candidates."""
 
 from __future__ import annotations
 
-from engine.games.isaac import partner
+from engine.games.isaac import playout_core as partner
 from protocol import game_from_position
 from protocol.moves import Remove
-from tests.support.partner_positions import replay, varied_positions
+from tests.support.playout_positions import replay, varied_positions
 
 POSITIONS = varied_positions("isaac", 150, seed=21)
 THREAT = "isaac a4e4,h3h7,j4j6/a5g5 667/- d - score 46/90"

@@ -1,4 +1,4 @@
-"""FOUNDATIONS' `fastmc` core (engine/games/foundations/_partner.c): levels, held to the rules.
+"""FOUNDATIONS' `fastmc` core (engine/games/foundations/_playout_core.c): levels, held to the rules.
 
 test_partner_cores.py holds every core to its contract; here the FOUNDATIONS-only parts:
 positions on upper levels are covered, the greedy playout plays the shortest length that
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.games.foundations import partner
-from tests.support.partner_positions import varied_positions
+from engine.games.foundations import playout_core as partner
+from tests.support.playout_positions import varied_positions
 
 POSITIONS = varied_positions("foundations", 150, seed=41)
 

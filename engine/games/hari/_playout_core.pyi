@@ -1,11 +1,9 @@
-"""Types of ISAAC's `fastmc` partner core (engine/games/isaac/_partner.c; see partner.py)."""
+"""Types of HARI's playout core (`fastmc`) (engine/games/hari/_playout_core.c; see playout_core.py)."""
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.search.ctree import CTree
-
-_Move = tuple[int, int]
+_Move = tuple[int, int, tuple[tuple[int, int], ...]]
 _Progress = Callable[[int, int, int, float], bool] | None
 _Budget = tuple[int, float, int, int, float, _Progress, float]
 
@@ -15,9 +13,3 @@ def search(position: tuple[Any, ...], params: Sequence[float], budget: _Budget
            ) -> tuple[list[_Move], list[int], list[float], int, int]: ...
 def playout(position: tuple[Any, ...], params: Sequence[float], seed: int
             ) -> tuple[list[_Move], tuple[int, int], int]: ...
-def leaf(position: tuple[object, ...], params: Sequence[float], seed: int, count: int) -> tuple[float, int]: ...
-def guesses(position: tuple[object, ...]) -> list[tuple[int, float]]: ...
-
-def Tree(position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
-         game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> CTree:
-    """A search tree (engine/games/_tree.h) over ISAAC (_tree_game.h)."""

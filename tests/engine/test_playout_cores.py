@@ -1,4 +1,4 @@
-"""The `fastmc` partner cores (engine/games/<game>/_partner.c) held to the rules and to their contract.
+"""The `fastmc` partner cores (engine/games/<game>/_playout_core.c) held to the rules and to their contract.
 
 Each core is a private bitboard model of its game for playouts. These tests replay its
 playouts on the protocol's rules (every move legal, the same end: scores and winner), check
@@ -15,7 +15,7 @@ import pytest
 
 from protocol import new_game
 from protocol.board import SEGMENTS
-from tests.support.partner_positions import partner, replay, varied_positions
+from tests.support.playout_positions import partner, replay, varied_positions
 
 GAMES = ("isaac", "foundations", "hari")
 POSITIONS = {name: varied_positions(name, 120, seed=11) for name in GAMES}
@@ -181,7 +181,7 @@ def test_bad_parameters_and_budgets_are_refused(name):
 
 
 LEAF_GAMES = ("isaac",)
-"""The cores with leaf(), their playouts as a search's leaf value (engine/games/_partner_api.h's PARTNER_LEAF)."""
+"""The cores with leaf(), their playouts as a search's leaf value (engine/search/native/_playout_api.h's PARTNER_LEAF)."""
 
 
 @pytest.mark.parametrize("name", LEAF_GAMES)

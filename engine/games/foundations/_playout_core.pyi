@@ -1,4 +1,4 @@
-"""Types of FOUNDATIONS's `fastmc` partner core (engine/games/foundations/_partner.c; see partner.py)."""
+"""Types of FOUNDATIONS's playout core (`fastmc`) (engine/games/foundations/_playout_core.c; see playout_core.py)."""
 
 from collections.abc import Callable, Sequence
 from typing import Any

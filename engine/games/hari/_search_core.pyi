@@ -1,4 +1,4 @@
-"""Types of the C core of HARI's search (engine/games/hari/_core.c; see native.py)."""
+"""Types of the C core of HARI's search (engine/games/hari/_search_core.c; see native.py)."""
 
 from collections.abc import Callable, Sequence
 

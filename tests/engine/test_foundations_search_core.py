@@ -1,4 +1,4 @@
-"""The C core of FOUNDATIONS' leaves and ordering (engine/games/foundations/_core.c via native.py).
+"""The C core of FOUNDATIONS' leaves and ordering (engine/games/foundations/_search_core.c via search_core.py).
 
 The core is a private model of the position for speed; these tests hold it to the rules
 (every playout move it makes is legal on FoundationsGame, and its games end as the rules
@@ -14,9 +14,10 @@ from dataclasses import replace
 
 import pytest
 
-from engine.games.foundations import _core, ordering
-from engine.games.foundations import native as foundations_native
-from engine.games.foundations.playout import playout_move
+from engine.games.foundations import _search_core as _core
+from engine.games.foundations import ordering
+from engine.games.foundations import search_core as foundations_native
+from engine.games.foundations.playout_policy import playout_move
 from engine.games.foundations.search import SEARCHER, FoundationsKnowledge
 from engine.games.foundations.settings import FoundationsSettings
 from engine.games.foundations.value import BIAS, WEIGHTS, model_value

@@ -4,13 +4,13 @@
  * Why: HARI's end game is decided by exact geometry a few plays ahead, and the Python
  * alpha-beta reaches only 3 or 4 plies in the 80 ms of a 100 ms move. This module is a private
  * model of the position for that search, not a second rulebook: it is handed a position by
- * engine/games/hari/native.py, returns a move that the rules (protocol/hari.py, check_move)
+ * engine/games/hari/search_core.py, returns a move that the rules (protocol/hari.py, check_move)
  * vet before it is played, and its pieces, candidates and race are tested against the Python
- * functions it mirrors, value for value (tests/engine/test_hari_native.py).
+ * functions it mirrors, value for value (tests/engine/test_hari_search_core.py).
  *
  * Boards and segments are _bitboard.h's (protocol/board.py's cells and SEGMENTS order).
  */
-#include "_bitboard.h"
+#include "_board.h"
 
 #define MAXPIECES 32
 #define MAXMOVES 320
@@ -1016,10 +1016,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "HARI alpha-beta search core (C).", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search_core", "HARI alpha-beta search core (C).", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__core(void) {
+PyMODINIT_FUNC PyInit__search_core(void) {
     build_tables();
     return PyModule_Create(&module);
 }

@@ -1,4 +1,4 @@
-"""Types of the C core of FOUNDATIONS' leaf values (engine/games/foundations/_core.c; see native.py)."""
+"""Types of the C core of FOUNDATIONS' leaf values (engine/games/foundations/_search_core.c; see native.py)."""
 
 from collections.abc import Sequence
 
@@ -13,4 +13,4 @@ def ordered(position: tuple[object, ...], keep: int, temperature: float) -> list
 
 def Tree(position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
          game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> CTree:
-    """A search tree (engine/games/_tree.h) over FOUNDATIONS."""
+    """A search tree (engine/search/native/_tree.h) over FOUNDATIONS."""

@@ -1,11 +1,11 @@
-/* Board geometry shared by the C search cores (engine/games/hari/_core.c, engine/games/foundations/_core.c).
+/* Board geometry shared by the C search cores (engine/games/hari/_search_core.c, engine/games/foundations/_search_core.c).
  *
  * Boards are 100-bit masks in an unsigned __int128, bit c = cell c = rank * 10 + file, as in
  * protocol/board.py. Segment indices are protocol.board.SEGMENTS' (built in the same order,
  * checked by the tests through each module's segments()).
  */
-#ifndef ISAAC_BITBOARD_H
-#define ISAAC_BITBOARD_H
+#ifndef GAMES_BOARD_H
+#define GAMES_BOARD_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -1,6 +1,6 @@
 /* HARI sparring partner in C: flat Monte Carlo with epsilon-greedy playouts (strategy `fastmc`).
  *
- * A private model of the position for playouts, not a rulebook: engine/games/hari/partner.py hands
+ * A private model of the position for playouts, not a rulebook: engine/games/hari/playout_core.py hands
  * it a position, the strategy has the move it answers checked by the rules (protocol/hari.py,
  * check_move), and the tests replay its playouts on HariGame (every move legal, the same end,
  * board values and winner).
@@ -19,7 +19,7 @@
  * more, so that the longest possible length fits in the freed cells; else the shortest piece is
  * discarded.
  */
-#include "_partner.h"
+#include "_flat_mc.h"
 
 #define NPARAMS 12
 #define MAXPIECES 15
@@ -404,7 +404,7 @@ static double playout(const void *game, int arm, Rng *r, long long *plies) {
 /* -- Python interface ---------------------------------------------------------------------------- */
 
 /* position: (pieces0, pieces1, hand0, hand1, min0, min1, turn, passes) as HariGame gives them
- * (engine/games/hari/partner.position_tuple). */
+ * (engine/games/hari/playout_core.position_tuple). */
 static int read_position(PyObject *position, Pos *p) {
     PyObject *pc[2], *hd[2], *passes;
     int mn[2], turn;
@@ -512,7 +512,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     return Py_BuildValue("(N(ii)i)", list, p.board_value[0], p.board_value[1], is_over(&p) ? winner(&p) : -2);
 }
 
-#include "_partner_api.h"
+#include "_playout_api.h"
 
 static PyMethodDef methods[] = {
     {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [(place, length, slides)]"},
@@ -522,10 +522,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_partner", "HARI flat Monte-Carlo partner (C).", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core", "HARI playout core (C): flat Monte Carlo and playouts.", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__partner(void) {
+PyMODINIT_FUNC PyInit__playout_core(void) {
     build_tables();
     return PyModule_Create(&module);
 }

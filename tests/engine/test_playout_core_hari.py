@@ -1,4 +1,4 @@
-"""HARI's `fastmc` core (engine/games/hari/_partner.c): its slides, held to the rules.
+"""HARI's `fastmc` core (engine/games/hari/_playout_core.c): its slides, held to the rules.
 
 test_partner_cores.py holds every core to its contract; here the HARI-only parts: the root
 offers every slide-free placement, the shortest piece's discard and moves that slide one own
@@ -7,10 +7,10 @@ slide a piece off the board for less than it is worth."""
 
 from __future__ import annotations
 
-from engine.games.hari import partner
+from engine.games.hari import playout_core as partner
 from protocol.board import VALUE, count_placements
 from protocol.moves import HariMove
-from tests.support.partner_positions import varied_positions
+from tests.support.playout_positions import varied_positions
 
 POSITIONS = varied_positions("hari", 150, seed=31)
 

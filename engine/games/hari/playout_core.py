@@ -1,10 +1,10 @@
 """HARI's `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
 
-The core (engine/games/hari/_partner.c) runs flat Monte Carlo on its own bitboard model of
+The core (engine/games/hari/_playout_core.c) runs flat Monte Carlo on its own bitboard model of
 the position: UCB1 over pruned root candidates (snug placements per length, the shortest
 piece's discard, one own piece slid to make room), epsilon-greedy playouts to the end of
 the game (slides where the policy needs them: upgrades when nothing fits). This module
-hands it a position and the policy's parameters (PartnerSettings) and turns its moves back into protocol
+hands it a position and the policy's parameters (PlayoutSettings) and turns its moves back into protocol
 moves; the strategy (engine/strategies/fast_mc.py) has the chosen one vetted by
 ``check_move``. ``AVAILABLE`` is False where the extension could not be compiled.
 """
@@ -21,7 +21,7 @@ from protocol.moves import PASS, HariMove, Move, Slide
 
 _core: ModuleType | None
 try:
-    from engine.games.hari import _partner as _core
+    from engine.games.hari import _playout_core as _core
 except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
     _core = None
 
@@ -29,7 +29,7 @@ AVAILABLE = _core is not None
 
 
 @dataclass(frozen=True)
-class PartnerSettings:
+class PlayoutSettings:
     """The partner's playout policy and root (the C core's module comment says how each is used).
 
     Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
@@ -69,7 +69,7 @@ class PartnerSettings:
                 self.slides, self.scarce, self.spread, self.upgrade, self.blocks)
 
 
-DEFAULTS = PartnerSettings()
+DEFAULTS = PlayoutSettings()
 
 NativeMove = tuple[int, int, tuple[tuple[int, int], ...]]
 """(placed segment or -1 for a discard, length (0: a pass), ((slid piece, its end or -1 for off), ...))."""
@@ -93,7 +93,7 @@ def to_move(native: Sequence[Any]) -> Move:
 
 
 def core() -> ModuleType:
-    assert _core is not None, "the HARI partner core is not built"
+    assert _core is not None, "the HARI playout core is not built"
     return _core
 
 

@@ -4,10 +4,10 @@
  * Why: FOUNDATIONS' search is short of simulations and most of a simulation is its leaf: one
  * playout and the static model. This module is a private model of the position for those two
  * questions, not a second rulebook: it is handed a position by
- * engine/games/foundations/native.py and answers numbers; no move it plays leaves the playout.
+ * engine/games/foundations/search_core.py and answers numbers; no move it plays leaves the playout.
  * The tests replay its playouts' moves on protocol's FoundationsGame (every one legal, the
  * same end) and compare its model with the Python one, value for value
- * (tests/engine/test_foundations_native.py).
+ * (tests/engine/test_foundations_search_core.py).
  *
  * The playout policy is playout.play_out's: the shortest length that fits,
  * `deviate` of the time the length of a uniformly drawn legal placement instead, placed
@@ -15,7 +15,7 @@
  * cells drawn without replacement. Its random numbers are its own (xoshiro256**, seeded
  * by the caller), so the distribution of moves is the Python policy's, the draws are not.
  */
-#include "_bitboard.h"
+#include "_board.h"
 #include <math.h>
 
 #define SLOTS 10       /* levels 1..8, plus one always-empty level above (protocol/foundations.py) */
@@ -347,10 +347,10 @@ static int cheap_guesses(const Pos *p, Guess *out) {
     return total;
 }
 
-/* -- the search tree's game part (engine/games/_tree.h) ------------------------------------------- */
+/* -- the search tree's game part (engine/search/native/_tree.h) ------------------------------------------- */
 
 #define TREE_MAX_MOVES MAX_GUESSES
-#define TREE_TYPE_NAME "engine.games.foundations._core.Tree"
+#define TREE_TYPE_NAME "engine.games.foundations._search_core.Tree"
 
 typedef struct {
     double temperature, leaf_mix, deviate, wdl_weight, margin_scale, bias, weights[NFEATURES];
@@ -635,10 +635,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "FOUNDATIONS leaf values and move ordering (C).", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search_core", "FOUNDATIONS leaf values and move ordering (C).", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__core(void) {
+PyMODINIT_FUNC PyInit__search_core(void) {
     build_tables();
     PyObject *m = PyModule_Create(&module);
     if (m && add_tree_type(m) < 0) Py_CLEAR(m);

@@ -1,9 +1,9 @@
 """ISAAC's `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
 
 The same core holds the search's placement tree (engine/games/isaac/_tree_game.h over
-engine/games/_tree.h): new_tree builds one.
+engine/search/native/_tree.h): new_tree builds one.
 
-The core (engine/games/isaac/_partner.c) runs flat Monte Carlo on its own bitboard model of
+The core (engine/games/isaac/_playout_core.c) runs flat Monte Carlo on its own bitboard model of
 the position: UCB1 over pruned root candidates, epsilon-greedy playouts to the end of the
 game (placement and scoring phase). This module hands it a position and the policy's
 parameters and turns its moves back into protocol moves; the strategy
@@ -25,7 +25,7 @@ from protocol.moves import PASS, Move, Place, Remove
 
 _core: ModuleType | None
 try:
-    from engine.games.isaac import _partner as _core
+    from engine.games.isaac import _playout_core as _core
 except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
     _core = None
 
@@ -33,7 +33,7 @@ AVAILABLE = _core is not None
 
 
 @dataclass(frozen=True)
-class PartnerSettings:
+class PlayoutSettings:
     """The partner's playout policy and root (the C core's module comment says how each is used).
 
     Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
@@ -79,7 +79,7 @@ class PartnerSettings:
                 self.plan_double, self.plan_self)
 
 
-DEFAULTS = PartnerSettings()
+DEFAULTS = PlayoutSettings()
 
 NativeMove = tuple[int, int]
 """(segment index, new score or -1 for a placement); (-1, -1) is a pass."""
@@ -102,7 +102,7 @@ def to_move(native: Sequence[int]) -> Move:
     return Remove(SEGMENTS[seg], score)
 
 
-def leaf(game: Any, seed: int, count: int, settings: PartnerSettings = DEFAULTS) -> tuple[float, int]:
+def leaf(game: Any, seed: int, count: int, settings: PlayoutSettings = DEFAULTS) -> tuple[float, int]:
     """The mean result of `count` playouts with the partner's policy from `game` for its side to move
     (1 a win, 0 a loss, blended a little with the margin), and the plies played: a tree's leaf value."""
     value, plies = core().leaf(position_tuple(game), settings.params(), seed, count)
@@ -110,7 +110,7 @@ def leaf(game: Any, seed: int, count: int, settings: PartnerSettings = DEFAULTS)
 
 
 def core() -> ModuleType:
-    assert _core is not None, "the ISAAC partner core is not built"
+    assert _core is not None, "the ISAAC playout core is not built"
     return _core
 
 
@@ -146,7 +146,7 @@ def tree_move(code: int) -> Move:
 
 
 def new_tree(game: Any, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
-             playouts: int, settings: PartnerSettings, removal_decay: float, seed: int, max_nodes: int = TREE_NODES,
+             playouts: int, settings: PlayoutSettings, removal_decay: float, seed: int, max_nodes: int = TREE_NODES,
              max_slots: int = TREE_SLOTS) -> CTree:
     """A C search tree from `game` (either phase), whose root has the candidates `root` (move, prior weight):
     `mcts` the tree's numbers (MCTSSettings.numbers), placement priors exp(guess / prior_scale), leaves the mean

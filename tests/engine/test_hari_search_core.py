@@ -1,4 +1,4 @@
-"""The C core of HARI's search (engine/games/hari/_core.c via native.py) against the Python it mirrors.
+"""The C core of HARI's search (engine/games/hari/_search_core.c via search_core.py) against the Python it mirrors.
 
 The core is a private model of the position for speed; these tests hold it to the Python
 functions value for value (pieces, candidates, the packing race, the alpha-beta's move, value,
@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from engine.games.hari import _core
-from engine.games.hari import native as hari_native
+from engine.games.hari import _search_core as _core
 from engine.games.hari import search as hari_search
+from engine.games.hari import search_core as hari_native
 from engine.games.hari.candidates import candidates
 from engine.games.hari.race import contest_margin
 from engine.games.hari.search import SEARCHER, plays_left

@@ -1,4 +1,4 @@
-"""Varied positions of a game for the tests of the `fastmc` partner cores (engine/games/<game>/partner.py).
+"""Varied positions of a game for the tests of the `fastmc` partner cores (engine/games/<game>/playout_core.py).
 
 Games start from a shipped book opening (or, one time in four, the start position) and go on
 for a random number of plies, each drawn at random or taken from one of the core's own
@@ -22,7 +22,7 @@ PLIES = {"isaac": 70, "foundations": 34, "hari": 30}
 
 
 def partner(game_name: str) -> ModuleType:
-    return import_module(f"engine.games.{game_name}.partner")
+    return import_module(f"engine.games.{game_name}.playout_core")
 
 
 def replay(game: Game, module: ModuleType, natives: list[Any]) -> Game:

@@ -1,4 +1,4 @@
-"""HARI's alpha-beta run by the C core (engine/games/hari/_core.c), when it was built.
+"""HARI's alpha-beta run by the C core (engine/games/hari/_search_core.c), when it was built.
 
 The C core mirrors candidates.candidates, race.contest_margin (with upgrades) and the
 alpha-beta of search.py about a hundred times faster, with a transposition table. This
@@ -25,7 +25,7 @@ from .settings import HariSettings
 
 _core: ModuleType | None
 try:
-    from engine.games.hari import _core
+    from engine.games.hari import _search_core as _core
 except ImportError:  # not compiled here: the Python alpha-beta plays instead
     _core = None
 

@@ -3,7 +3,7 @@
 The policy: usually the shortest allowed piece, snugly placed; `deviate` of the time
 the length (and level) of a uniformly drawn legal placement instead; the spot is the
 snuggest of at most `sample` drawn placements of that length (a small sample keeps
-the playouts varied). The search's leaves, the C core (engine/games/foundations/_core.c)
+the playouts varied). The search's leaves, the C core (engine/games/foundations/_search_core.c)
 and the `flatmc` partner play it.
 
 FOUNDATIONS' search is short of simulations, and most of a simulation is its playout.

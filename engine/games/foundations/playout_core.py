@@ -1,6 +1,6 @@
 """FOUNDATIONS' `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
 
-The core (engine/games/foundations/_partner.c) runs flat Monte Carlo on its own bitboard
+The core (engine/games/foundations/_playout_core.c) runs flat Monte Carlo on its own bitboard
 model of the position (levels included): UCB1 over pruned root candidates, epsilon-greedy
 playouts to the end of the game. This module hands it a position and the policy's
 parameters and turns its moves back into protocol moves; the strategy
@@ -20,7 +20,7 @@ from protocol.moves import PASS, Move, Place
 
 _core: ModuleType | None
 try:
-    from engine.games.foundations import _partner as _core
+    from engine.games.foundations import _playout_core as _core
 except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
     _core = None
 
@@ -28,7 +28,7 @@ AVAILABLE = _core is not None
 
 
 @dataclass(frozen=True)
-class PartnerSettings:
+class PlayoutSettings:
     """The partner's playout policy and root (the C core's module comment says how each is used).
 
     Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
@@ -56,7 +56,7 @@ class PartnerSettings:
         return (self.eps, self.skip, self.sample, self.margin_weight, self.margin_scale, self.width, self.snug_weight)
 
 
-DEFAULTS = PartnerSettings()
+DEFAULTS = PlayoutSettings()
 
 NativeMove = tuple[int, int]
 """(segment index, level); (-1, 0) is a pass."""
@@ -76,7 +76,7 @@ def to_move(native: Sequence[int]) -> Move:
 
 
 def core() -> ModuleType:
-    assert _core is not None, "the FOUNDATIONS partner core is not built"
+    assert _core is not None, "the FOUNDATIONS playout core is not built"
     return _core
 
 

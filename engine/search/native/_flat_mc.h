@@ -1,15 +1,15 @@
-/* Flat Monte Carlo driver shared by the sparring partners' C cores (engine/games/<game>/_partner.c).
+/* Flat Monte Carlo driver shared by the sparring partners' C cores (engine/games/<game>/_playout_core.c).
  *
- * A partner core knows one game: its position, its root candidates and its playout policy. This
+ * A playout core knows one game: its position, its root candidates and its playout policy. This
  * header holds what does not depend on the game: the random numbers, the clock, UCB1 over the
  * root candidates ("arms"), the limits (nodes, playouts, a deadline, a Python callback that may
  * stop the search and report progress) and the answer handed back to Python. The GIL is released
  * while playouts run, so the engine's other threads (the stdin reader) go on meanwhile.
  */
-#ifndef ISAAC_PARTNER_H
-#define ISAAC_PARTNER_H
+#ifndef NATIVE_FLAT_MC_H
+#define NATIVE_FLAT_MC_H
 
-#include "_bitboard.h"
+#include "_board.h"
 #include <math.h>
 
 #define MAX_ARMS 1024
@@ -54,7 +54,7 @@ typedef struct {
 } Arms;
 
 /* A playout: plays root arm `arm` then on to the end; returns the root mover's result in [0, 1]
- * and adds the plies it played to *plies. `game` is the partner's own (const) root data. */
+ * and adds the plies it played to *plies. `game` is the core's own (const) root data. */
 typedef double (*PlayoutFn)(const void *game, int arm, Rng *rng, long long *plies);
 
 /* The arm to play next: each once in order, then the best mean + c * sqrt(ln N / n). */

@@ -1,5 +1,5 @@
-"""FOUNDATIONS' search tree, leaf values and move ordering from the C core (engine/games/foundations/_core.c,
-with engine/games/_tree.h), when it was built.
+"""FOUNDATIONS' search tree, leaf values and move ordering from the C core (engine/games/foundations/_search_core.c,
+with engine/search/native/_tree.h), when it was built.
 
 A leaf of FOUNDATIONS' tree is valued by the static model (value.model_value) and one
 playout (playout.play_out), and an inner node's moves are ordered by ordering's cheap
@@ -27,7 +27,7 @@ from .value import BIAS, WEIGHTS
 
 _core: ModuleType | None
 try:
-    from engine.games.foundations import _core
+    from engine.games.foundations import _search_core as _core
 except ImportError:  # not compiled here: the Python playouts play instead
     _core = None
 
@@ -111,7 +111,7 @@ def move_of(code: int) -> Move:
 
 
 def tree_game(s: FoundationsSettings) -> tuple[object, ...]:
-    """FOUNDATIONS' numbers of a C tree (engine/games/_tree.h), in its order: the priors' temperature and
+    """FOUNDATIONS' numbers of a C tree (engine/search/native/_tree.h), in its order: the priors' temperature and
     FoundationsKnowledge.leaf_value's."""
     return (s.prior_temperature, s.leaf_mix, s.playout_plies, s.deviate, s.playout_sample, s.wdl_weight,
             s.margin_scale, WEIGHTS, BIAS)

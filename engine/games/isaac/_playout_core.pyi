@@ -1,0 +1,23 @@
+"""Types of ISAAC's playout core (`fastmc`) (engine/games/isaac/_playout_core.c; see playout_core.py)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.search.ctree import CTree
+
+_Move = tuple[int, int]
+_Progress = Callable[[int, int, int, float], bool] | None
+_Budget = tuple[int, float, int, int, float, _Progress, float]
+
+def segments() -> list[tuple[int, int, int, int]]: ...
+def candidates(position: tuple[Any, ...], params: Sequence[float]) -> list[_Move]: ...
+def search(position: tuple[Any, ...], params: Sequence[float], budget: _Budget
+           ) -> tuple[list[_Move], list[int], list[float], int, int]: ...
+def playout(position: tuple[Any, ...], params: Sequence[float], seed: int
+            ) -> tuple[list[_Move], tuple[int, int], int]: ...
+def leaf(position: tuple[object, ...], params: Sequence[float], seed: int, count: int) -> tuple[float, int]: ...
+def guesses(position: tuple[object, ...]) -> list[tuple[int, float]]: ...
+
+def Tree(position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
+         game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> CTree:
+    """A search tree (engine/search/native/_tree.h) over ISAAC (_tree_game.h)."""
