@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.games.tuning import parse_changes
 from engine.strategies import make_strategy
 from engine.strategies.base import Limits
-from engine.strategies.fast_mc import FastMCStrategy, partner_settings
+from engine.strategies.fast_mc import FastMCStrategy, playout_settings
 from engine.strategies.search_strategy import SearchStrategy
 from protocol import registry
 from protocol.moves import PASS
@@ -168,7 +168,7 @@ def search_variant(changes: str) -> dict[str, object]:
 def fastmc_variant(changes: str) -> dict[str, object]:
     """{game name: the fastmc partner's settings with `changes` made} (engine/games/<game>/playout_core.py)."""
     try:
-        return partner_settings(changes)
+        return playout_settings(changes)
     except ValueError as bad:
         raise SystemExit(f"ab_inprocess: bad partner setting {bad}") from None
 

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from engine.games import SEARCHERS, searcher_for
+from engine.games import searcher_for, searcher_names
 
 
 def parse_changes(text: str, defaults: Mapping[str, object] | None = None) -> dict[str, object]:
@@ -23,7 +23,7 @@ def parse_changes(text: str, defaults: Mapping[str, object] | None = None) -> di
     `defaults`: {game name: settings} to change instead of the searchers' (the `fastmc`
     partner's PlayoutSettings)."""
     settings: dict[str, object] = {}
-    known = defaults if defaults is not None else {name: None for name in SEARCHERS}
+    known = defaults if defaults is not None else {name: None for name in searcher_names()}
     for part in _top_level(text):
         if not part.strip():
             continue

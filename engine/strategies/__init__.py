@@ -1,7 +1,8 @@
-"""Registry of strategies: `make_strategy('search' | 'heuristic' | 'flatmc' | 'fastmc' | 'greedy' | 'random')`.
+"""The one registry of strategies: each name once, with the module and class that play it.
 
 Each entry imports its module only when asked for, so the engine starts fast
-and a strategy's heavy imports cost nothing until it is selected.
+and a strategy's heavy imports cost nothing until it is selected. The `Strategy`
+option (engine/options.py), `bench` and `--help` read their names here.
 """
 
 from __future__ import annotations
@@ -9,8 +10,6 @@ from __future__ import annotations
 from importlib import import_module
 
 from .base import Limits, Strategy
-
-STRATEGY_NAMES = ("search", "heuristic", "flatmc", "fastmc", "greedy", "random")
 
 _ENTRIES = {
     "search": ("engine.strategies.search_strategy", "SearchStrategy"),
@@ -20,6 +19,9 @@ _ENTRIES = {
     "greedy": ("engine.strategies.greedy", "GreedyStrategy"),
     "random": ("engine.strategies.random_strategy", "RandomStrategy"),
 }
+
+STRATEGY_NAMES = tuple(_ENTRIES)
+"""Every strategy, the engine's default (`search`) first."""
 
 
 def make_strategy(name: str) -> Strategy:

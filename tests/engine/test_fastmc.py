@@ -112,7 +112,7 @@ def test_a_move_the_rules_refuse_gives_way_to_the_next():
 
 
 def test_without_a_core_it_plays_flatmc_and_says_so(monkeypatch):
-    monkeypatch.setattr(fast_mc, "partner_for", lambda game: None)
+    monkeypatch.setattr(fast_mc, "playout_core_for", lambda name: None)
     infos: list = []
     game = new_game("hari")
     move = _choose(game, Limits(nodes=300), infos=infos)
@@ -155,12 +155,12 @@ def test_variants_of_the_partner_are_built_from_text():
     from engine.games.hari import playout_core as hari
     from engine.games.isaac import playout_core as isaac
 
-    variant = fast_mc.partner_settings("hari.jump=0.3,isaac.per_length=12")
+    variant = fast_mc.playout_settings("hari.jump=0.3,isaac.per_length=12")
     assert variant["hari"] == hari.PlayoutSettings(jump=0.3) and variant["isaac"].per_length == 12
     assert hari.DEFAULTS.jump == 0.0  # the defaults are untouched
     for bad in ("hari.nonsense=1", "chess.jump=1", "hari.sample=0.5"):
         with pytest.raises(ValueError):
-            fast_mc.partner_settings(bad)
+            fast_mc.playout_settings(bad)
     strategy = fast_mc.FastMCStrategy(variant)
     infos: list = []
     move = strategy.choose(new_game("isaac"), Limits(nodes=3000), threading.Event(), infos.append, random.Random(1))

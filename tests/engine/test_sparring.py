@@ -56,8 +56,8 @@ def test_flatmc_is_reproducible_for_a_node_limit(game_name):
 def test_flatmc_values_a_foundations_end_as_measured_whatever_the_search_weighs():
     """The partner is a yardstick: it keeps its own win/draw/loss share, not the search's settings'."""
     from engine.games.foundations.settings import FoundationsSettings
+    from engine.games.foundations.sparring import playout_value as _foundations_value
     from engine.games.foundations.value import terminal_value
-    from engine.strategies.flat_mc import _foundations_value
 
     rng = random.Random(3)
     while True:  # a random game to its end, until one ends with unequal hands

@@ -1,21 +1,21 @@
-"""FOUNDATIONS' `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
+"""FOUNDATIONS' playout core in C, seen from Python: the position as the core reads it, its answers as moves.
 
-The core (engine/games/foundations/_playout_core.c) runs flat Monte Carlo on its own bitboard
-model of the position (levels included): UCB1 over pruned root candidates, epsilon-greedy
-playouts to the end of the game. This module hands it a position and the policy's
-parameters and turns its moves back into protocol moves; the strategy
-(engine/strategies/fast_mc.py) has the chosen one vetted by ``check_move``. ``AVAILABLE``
-is False where the extension could not be compiled.
+The core (engine/games/foundations/_playout_core.c, on the game's one C model of a position,
+_position.h) holds root candidates and epsilon-greedy playouts to the end of the game; the
+`fastmc` sparring partner (FASTMC) runs flat Monte Carlo over them and has its move vetted by
+``check_move`` (engine/strategies/fast_mc.py). ``position_tuple`` is what both of FOUNDATIONS'
+C cores read. ``AVAILABLE`` is False where the extension could not be compiled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
+from engine.games.parts import CompiledPlayoutCore, PlayoutCore, narrowed
 from protocol.board import SEGMENTS
+from protocol.game import Game
+from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
 _core: ModuleType | None
@@ -62,14 +62,15 @@ NativeMove = tuple[int, int]
 """(segment index, level); (-1, 0) is a pass."""
 
 
-def position_tuple(game: Any) -> tuple[Any, ...]:
-    """The position as the C core reads it (FoundationsGame's public state)."""
+def position_tuple(position: Game) -> tuple[object, ...]:
+    """The position as the C cores read it (FoundationsGame's public state)."""
+    game = narrowed(position, FoundationsGame, "FOUNDATIONS's C cores")
     return (game.turn, game.passes, game.hand(0), game.hand(1),
             [s.index * 16 + k for s, k in game.pieces(0)], [s.index * 16 + k for s, k in game.pieces(1)],
             game.level(0), game.level(1), game.min_length(0), game.min_length(1))
 
 
-def to_move(native: Sequence[int]) -> Move:
+def to_move(native: NativeMove) -> Move:
     """A core move as a protocol move (not yet checked by the rules)."""
     seg, level = native
     return PASS if seg < 0 else Place(SEGMENTS[seg], level)
@@ -80,6 +81,12 @@ def core() -> ModuleType:
     return _core
 
 
-def moves_left(game: Any) -> int:
+def moves_left(position: Game) -> int:
     """The moves the side to move still makes, roughly (for the clock): most of its hand."""
+    game = narrowed(position, FoundationsGame, "FOUNDATIONS's playout core")
     return max(1, int(sum(game.hand(game.turn))) * 2 // 3)
+
+
+FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left)
+                              if _core is not None else None)
+"""The core as `fastmc` drives it; None where it was not compiled."""

@@ -22,6 +22,7 @@ from protocol.board import SEGMENTS
 from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
+from .playout_core import position_tuple
 from .settings import FoundationsSettings
 from .value import BIAS, WEIGHTS
 
@@ -45,13 +46,6 @@ class Leaf(NamedTuple):
     over: bool
     scores: tuple[int, int]
     winner: int | None
-
-
-def position_tuple(game: FoundationsGame) -> tuple[object, ...]:
-    """The position as the C core reads it (FoundationsGame's public state)."""
-    return (game.turn, game.passes, game.hand(0), game.hand(1),
-            [s.index * 16 + k for s, k in game.pieces(0)], [s.index * 16 + k for s, k in game.pieces(1)],
-            game.level(0), game.level(1), game.min_length(0), game.min_length(1))
 
 
 def leaf(game: FoundationsGame, rng: random.Random, plies: int, deviate: float, sample: int) -> Leaf:

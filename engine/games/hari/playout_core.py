@@ -1,22 +1,23 @@
-"""HARI's `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
+"""HARI's playout core in C, seen from Python: the position as the core reads it, its answers as moves.
 
-The core (engine/games/hari/_playout_core.c) runs flat Monte Carlo on its own bitboard model of
-the position: UCB1 over pruned root candidates (snug placements per length, the shortest
-piece's discard, one own piece slid to make room), epsilon-greedy playouts to the end of
-the game (slides where the policy needs them: upgrades when nothing fits). This module
-hands it a position and the policy's parameters (PlayoutSettings) and turns its moves back into protocol
-moves; the strategy (engine/strategies/fast_mc.py) has the chosen one vetted by
-``check_move``. ``AVAILABLE`` is False where the extension could not be compiled.
+The core (engine/games/hari/_playout_core.c) holds its own model of the position (why HARI has two:
+engine/games/hari/_slides.h), root candidates (snug placements per length, the shortest piece's
+discard, one own piece slid to make room) and epsilon-greedy playouts to the end of the game
+(slides where the policy needs them: upgrades when nothing fits); the `fastmc` sparring partner
+(FASTMC) runs flat Monte Carlo over them and has its move vetted by ``check_move``
+(engine/strategies/fast_mc.py). ``position_tuple`` is what both of HARI's C cores read.
+``AVAILABLE`` is False where the extension could not be compiled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
+from engine.games.parts import CompiledPlayoutCore, PlayoutCore, narrowed
 from protocol.board import SEGMENTS
+from protocol.game import Game
+from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Move, Slide
 
 _core: ModuleType | None
@@ -75,13 +76,14 @@ NativeMove = tuple[int, int, tuple[tuple[int, int], ...]]
 """(placed segment or -1 for a discard, length (0: a pass), ((slid piece, its end or -1 for off), ...))."""
 
 
-def position_tuple(game: Any) -> tuple[Any, ...]:
-    """The position as the C core reads it (HariGame's public state)."""
+def position_tuple(position: Game) -> tuple[object, ...]:
+    """The position as the C cores read it (HariGame's public state)."""
+    game = narrowed(position, HariGame, "HARI's C cores")
     return ([s.index for s in game.pieces(0)], [s.index for s in game.pieces(1)], game.hand(0), game.hand(1),
             game.min_length(0), game.min_length(1), game.turn, game.passes)
 
 
-def to_move(native: Sequence[Any]) -> Move:
+def to_move(native: NativeMove) -> Move:
     """A core move as a protocol move (not yet checked by the rules)."""
     place, length, slides = native
     if length == 0:
@@ -97,9 +99,15 @@ def core() -> ModuleType:
     return _core
 
 
-def moves_left(game: Any) -> int:
+def moves_left(position: Game) -> int:
     """The plays the side to move still has, roughly (for the clock): about two thirds of its
     playable pieces (short ones are often skipped)."""
+    game = narrowed(position, HariGame, "HARI's playout core")
     me = game.turn
     hand = game.hand(me)
     return max(1, int(sum(hand[n] for n in game.playable_lengths(me))) * 2 // 3)
+
+
+FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left)
+                              if _core is not None else None)
+"""The core as `fastmc` drives it; None where it was not compiled."""

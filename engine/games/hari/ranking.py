@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 import threading
 
+from engine.games.parts import Ranked, narrowed
+from protocol.game import Game
 from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Move
 
@@ -29,9 +31,13 @@ POLL_EVERY = 32
 """Moves judged between two looks at the stop event."""
 
 
-def ranked_moves(game: HariGame, rng: random.Random, stop: threading.Event | None = None) -> list[tuple[float, Move]]:
+def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = None) -> Ranked:
     """(race margin, move) of the candidates, best first; [(0, PASS)] when the mover must pass.
     With `stop` set, the moves judged so far."""
+    return _ranked(narrowed(game, HariGame, "HARI's ranking"), rng, stop)
+
+
+def _ranked(game: HariGame, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Move]]:
     base = next(game.slide_sets(), None)
     if base is None:
         return [(0.0, PASS)]

@@ -21,6 +21,7 @@ from protocol.games.hari.rules import HariGame
 from protocol.messages import Info
 from protocol.moves import PASS, HariMove, Move, Slide
 
+from .playout_core import position_tuple
 from .settings import HariSettings
 
 _core: ModuleType | None
@@ -33,12 +34,6 @@ AVAILABLE = _core is not None
 
 NativeMove = tuple[int, int, int, int]
 """(slid piece or -1, its end or -1 for off the board, placed segment or -1, length; 0 for a pass)."""
-
-
-def position_tuple(game: HariGame) -> tuple[object, ...]:
-    """The position as the C core reads it (HariGame's public state)."""
-    return ([s.index for s in game.pieces(0)], [s.index for s in game.pieces(1)], game.hand(0), game.hand(1),
-            game.min_length(0), game.min_length(1), game.turn, game.passes)
 
 
 def to_move(native: Sequence[int]) -> Move:

@@ -1,14 +1,12 @@
-"""ISAAC's `fastmc` sparring partner: the position as its C core reads it, its answers as moves.
+"""ISAAC's playout core in C, seen from Python: the position as the core reads it, its answers as moves.
 
-The same core holds the search's placement tree (engine/games/isaac/_tree_game.h over
-engine/search/native/_tree.h): new_tree builds one.
-
-The core (engine/games/isaac/_playout_core.c) runs flat Monte Carlo on its own bitboard model of
-the position: UCB1 over pruned root candidates, epsilon-greedy playouts to the end of the
-game (placement and scoring phase). This module hands it a position and the policy's
-parameters and turns its moves back into protocol moves; the strategy
-(engine/strategies/fast_mc.py) has the chosen one vetted by ``check_move``. ``AVAILABLE``
-is False where the extension could not be compiled.
+The core (engine/games/isaac/_playout_core.c) holds its own bitboard model of the position, root
+candidates and epsilon-greedy playouts to the end of the game (placement and scoring phase). Three
+players use it: the `fastmc` sparring partner (FASTMC: flat Monte Carlo over the candidates, its move
+vetted by ``check_move`` in engine/strategies/fast_mc.py), and ISAAC's search, whose placement leaves
+are valued by its playouts (leaf) and whose C tree (engine/games/isaac/_tree_game.h over
+engine/search/native/_tree.h, new_tree) runs in it. ``AVAILABLE`` is False where the extension could
+not be compiled.
 """
 
 from __future__ import annotations
@@ -16,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
+from engine.games.parts import CompiledPlayoutCore, PlayoutCore, narrowed
 from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
-from protocol.games.isaac.rules import PLACE
+from protocol.game import Game
+from protocol.games.isaac.rules import PLACE, IsaacGame
 from protocol.moves import PASS, Move, Place, Remove
 
 _core: ModuleType | None
@@ -85,14 +84,15 @@ NativeMove = tuple[int, int]
 """(segment index, new score or -1 for a placement); (-1, -1) is a pass."""
 
 
-def position_tuple(game: Any) -> tuple[Any, ...]:
+def position_tuple(position: Game) -> tuple[object, ...]:
     """The position as the C core reads it (IsaacGame's public state)."""
+    game = narrowed(position, IsaacGame, "ISAAC's playout core")
     scoring = int(game.phase == "score")
     return ([s.index for s in game.pieces(0)], [s.index for s in game.pieces(1)], game.hand(0), game.hand(1),
             game.turn, game.passes, scoring, *game.scores, game.longest_removed(0), game.longest_removed(1))
 
 
-def to_move(native: Sequence[int]) -> Move:
+def to_move(native: NativeMove) -> Move:
     """A core move as a protocol move (not yet checked by the rules)."""
     seg, score = native
     if seg < 0:
@@ -102,7 +102,7 @@ def to_move(native: Sequence[int]) -> Move:
     return Remove(SEGMENTS[seg], score)
 
 
-def leaf(game: Any, seed: int, count: int, settings: PlayoutSettings = DEFAULTS) -> tuple[float, int]:
+def leaf(game: IsaacGame, seed: int, count: int, settings: PlayoutSettings = DEFAULTS) -> tuple[float, int]:
     """The mean result of `count` playouts with the partner's policy from `game` for its side to move
     (1 a win, 0 a loss, blended a little with the margin), and the plies played: a tree's leaf value."""
     value, plies = core().leaf(position_tuple(game), settings.params(), seed, count)
@@ -114,9 +114,10 @@ def core() -> ModuleType:
     return _core
 
 
-def moves_left(game: Any) -> int:
+def moves_left(position: Game) -> int:
     """The moves the side to move still makes, roughly (for the clock): its placements to come
     (half its hand: the board fills) and its removals (half its pieces)."""
+    game = narrowed(position, IsaacGame, "ISAAC's playout core")
     me = game.turn
     removals = max(1, len(game.pieces(me)) // 2 + 1)
     if game.phase == "score":
@@ -145,7 +146,7 @@ def tree_move(code: int) -> Move:
     return Remove(SEGMENTS[(code - len(SEGMENTS)) // 1024], (code - len(SEGMENTS)) % 1024)
 
 
-def new_tree(game: Any, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
+def new_tree(game: IsaacGame, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
              playouts: int, settings: PlayoutSettings, removal_decay: float, seed: int, max_nodes: int = TREE_NODES,
              max_slots: int = TREE_SLOTS) -> CTree:
     """A C search tree from `game` (either phase), whose root has the candidates `root` (move, prior weight):
@@ -155,3 +156,8 @@ def new_tree(game: Any, root: Sequence[tuple[Move, float]], mcts: tuple[object, 
     tree: CTree = core().Tree(position_tuple(game), [(tree_code(m), p) for m, p in root], mcts,
                               (prior_scale, playouts, settings.params(), removal_decay), seed, max_nodes, max_slots)
     return tree
+
+
+FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left)
+                              if _core is not None else None)
+"""The core as `fastmc` drives it; None where it was not compiled."""

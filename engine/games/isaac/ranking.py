@@ -11,6 +11,8 @@ import random
 import threading
 from collections.abc import Callable
 
+from engine.games.parts import Ranked, narrowed
+from protocol.game import Game
 from protocol.games.isaac.rules import IsaacGame
 from protocol.moves import PASS, Move
 from protocol.state import Phase
@@ -25,9 +27,13 @@ WIN = 1e6
 """The value of a move that ends the game won (minus: lost)."""
 
 
-def ranked_moves(game: IsaacGame, rng: random.Random, stop: threading.Event | None = None) -> list[tuple[float, Move]]:
+def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = None) -> Ranked:
     """(score, move) best first; [(0, PASS)] when the mover must pass. With `stop` set, the
     moves judged so far."""
+    return _ranked(narrowed(game, IsaacGame, "ISAAC's ranking"), rng, stop)
+
+
+def _ranked(game: IsaacGame, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Move]]:
     me = game.turn
     moves: list[Move]
     if game.phase is Phase.SCORE:
