@@ -1,20 +1,15 @@
-/* Board geometry shared by the C search cores (engine/games/hari/_search_core.c, engine/games/foundations/_search_core.c).
+/* The board of the ISAAC set, which the three games share, in C: the 600 segments, the values and the
+ * counts of a set, the placements of a length in empty cells, and what every game's position holds
+ * alike (hands, passes), read from Python. Included by every game's C core.
  *
- * Boards are 100-bit masks in an unsigned __int128, bit c = cell c = rank * 10 + file, as in
- * protocol/board.py. Segment indices are protocol.board.SEGMENTS' (built in the same order,
- * checked by the tests through each module's segments()).
+ * Boards are 100-bit masks in an unsigned __int128 (engine/search/native/_common.h), bit c = cell c =
+ * rank * 10 + file, as in protocol/board.py. Segment indices are protocol.board.SEGMENTS' (built in the
+ * same order, checked by the tests through each module's segments()).
  */
 #ifndef GAMES_BOARD_H
 #define GAMES_BOARD_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <limits.h>
-#include <stdint.h>
-#include <string.h>
-#include <time.h>
-
-typedef unsigned __int128 u128;
+#include "_common.h"
 
 #define NSEG 600
 
@@ -30,32 +25,6 @@ static Seg SEG[NSEG];
 static int H_SEG[8][100], V_SEG[8][100];
 static u128 H_START[8], V_START[8];
 static u128 ALL;
-
-#define BIT(c) (((u128)1) << (c))
-
-static inline int popc(u128 x) {
-    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
-}
-
-static inline int lowbit(u128 x) {
-    uint64_t lo = (uint64_t)x;
-    if (lo) return __builtin_ctzll(lo);
-    return 64 + __builtin_ctzll((uint64_t)(x >> 64));
-}
-
-/* Seconds on time.monotonic()'s clock (CLOCK_MONOTONIC on Linux): the deadlines Python hands the cores. */
-static double monotonic_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts); /* time.monotonic()'s clock on Linux */
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static uint64_t splitmix(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 /* SEG, H_SEG, V_SEG, H_START, V_START, ALL and each segment's neighbours, in protocol.board's order. */
 static void build_segments(void) {
@@ -122,23 +91,60 @@ static inline int segments_from_starts(u128 h, u128 v, int n, int *out) {
     return k;
 }
 
-static int read_ints(PyObject *seq, int *out, int max, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) { Py_DECREF(fast); PyErr_Format(PyExc_ValueError, "%s: too many items", what); return -1; }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        if (v < INT_MIN || v > INT_MAX) {
-            Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+/* The k-th (0-based) segment of length n starting at a cell of h (horizontal, lowest first), then of v. */
+static inline int seg_at(u128 h, u128 v, int n, int k) {
+    int nh = popc(h);
+    return k < nh ? H_SEG[n][nth_bit(h, k)] : V_SEG[n][nth_bit(v, k - nh)];
+}
+
+/* -- what every game's position holds alike, read from Python ----------------------------------- */
+
+/* A hand: 8 counts by length, each at most what a set holds. 0, or -1 with a ValueError. */
+static inline int read_hand(PyObject *seq, int *hand) {
+    if (read_ints(seq, hand, 8, "hand") != 8) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a hand has 8 counts");
+        return -1;
+    }
+    for (int n = 0; n < 8; n++)
+        if (hand[n] < 0 || hand[n] > SET_COUNT[n]) {
+            PyErr_Format(PyExc_ValueError, "a hand holds 0 to %d pieces of length %d", SET_COUNT[n], n);
             return -1;
         }
-        out[i] = (int)v;
+    return 0;
+}
+
+/* Who passed, in order: at most two passes, each by 0 or 1, a player once (`once`: the error's words).
+ * The count, or -1 with a ValueError. */
+static inline int read_passes(PyObject *seq, int *passes, const char *once) {
+    int np = read_ints(seq, passes, 2, "passes");
+    if (np < 0) return -1;
+    for (int i = 0; i < np; i++)
+        if (passes[i] != 0 && passes[i] != 1) { PyErr_SetString(PyExc_ValueError, "a passer is 0 or 1"); return -1; }
+    if (np == 2 && passes[0] == passes[1]) { PyErr_SetString(PyExc_ValueError, once); return -1; }
+    return np;
+}
+
+/* One side's pieces on one board: at most `max` segment indices into `segs`, none on a cell of *occupied
+ * (which gains theirs), with `hand` at most a set. The count, or -1 with a ValueError. */
+static inline int read_pieces(PyObject *seq, int *segs, int max, u128 *occupied, const int *hand) {
+    int count = read_ints(seq, segs, max, "pieces"), on[8] = {0};
+    if (count < 0) return -1;
+    for (int i = 0; i < count; i++) {
+        if (segs[i] < 0 || segs[i] >= NSEG) {
+            PyErr_Format(PyExc_ValueError, "a piece is a segment index 0 to %d", NSEG - 1);
+            return -1;
+        }
+        if (*occupied & SEG[segs[i]].mask) { PyErr_SetString(PyExc_ValueError, "pieces overlap"); return -1; }
+        *occupied |= SEG[segs[i]].mask;
+        on[SEG[segs[i]].length]++;
     }
-    Py_DECREF(fast);
-    return (int)n;
+    for (int n = 3; n <= 7; n++)
+        if (on[n] + hand[n] > SET_COUNT[n]) {
+            PyErr_Format(PyExc_ValueError, "more than %d pieces of length %d on the board and in hand",
+                         SET_COUNT[n], n);
+            return -1;
+        }
+    return count;
 }
 
 static PyObject *py_segments(PyObject *self, PyObject *noargs) {

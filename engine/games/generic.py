@@ -64,27 +64,36 @@ def greedy_move(game: Game, stop: threading.Event, rng: random.Random) -> tuple[
     return best_by_key(game, key, stop, rng)
 
 
+def judged(game: Game, moves: list[Move], value_after: Callable[[], float], rng: random.Random,
+           stop: threading.Event | None, jitter: float) -> list[tuple[float, Move]]:
+    """(value_after() with the move played, plus `jitter` times a random draw to break ties, move) for each
+    of `moves`, in their order; with `stop` set, those judged so far (at least one). The game is restored."""
+    scored: list[tuple[float, Move]] = []
+    for i, move in enumerate(moves):
+        if stop is not None and i % RANK_POLL_EVERY == 0 and stop.is_set() and scored:
+            break
+        game.push(move)
+        try:
+            value = value_after()
+        finally:
+            game.pop()
+        scored.append((value + jitter * rng.random(), move))
+    return scored
+
+
 def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = None) -> list[tuple[float, Move]]:
     """Every legal move valued by the measure margin it leaves (ours minus the opponent's), a move that
     wins outright first; ties broken at random."""
     me = game.turn
     sign = _sign(game)
-    scored: list[tuple[float, Move]] = []
-    for i, move in enumerate(list(game.legal_moves())):
-        if stop is not None and i % RANK_POLL_EVERY == 0 and stop.is_set() and scored:
-            break
-        game.push(move)
-        try:
-            result = game.result() if game.is_over() else None
-            if result is not None and result.winner is not None:
-                value = WIN if result.winner == me else -WIN
-            else:
-                scores = game.scores
-                value = float(sign * (scores[me] - scores[1 - me]))
-        finally:
-            game.pop()
-        scored.append((value + 0.001 * rng.random(), move))
-    return scored
+
+    def value_after() -> float:
+        result = game.result() if game.is_over() else None
+        if result is not None and result.winner is not None:
+            return WIN if result.winner == me else -WIN
+        scores = game.scores
+        return float(sign * (scores[me] - scores[1 - me]))
+    return judged(game, list(game.legal_moves()), value_after, rng, stop, 0.001)
 
 
 def random_move(game: Game, rng: random.Random) -> Move:

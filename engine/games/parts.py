@@ -16,6 +16,8 @@ import random
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from protocol.game import Game
@@ -155,3 +157,12 @@ def narrowed(game: Game, kind: type[G], who: str) -> G:
     if not isinstance(game, kind):
         raise TypeError(f"{who} works on {kind.__name__}, not {type(game).__name__}")
     return game
+
+
+def compiled(module: str) -> ModuleType | None:
+    """The C extension `module`, or None where it was not compiled (setup.py builds it as optional): the
+    engine then plays the Python twin of what it does."""
+    try:
+        return import_module(module)
+    except ImportError:
+        return None

@@ -166,7 +166,8 @@ def test_bad_input_to_the_tree_is_an_error_not_a_crash():
         tree(game_numbers=list(own))
     with pytest.raises(ValueError, match="at least 2 nodes"):
         tree(max_nodes=1)
-    finished = (0, (0, 1), (0,) * 8, (0,) * 8, [], [], 1, 1, 0, 0)
+    full = (0, 0, 0, 5, 4, 3, 2, 1)
+    finished = (0, (0, 1), full, full, [], [], 1, 1, 0, 0)  # both passed at the start
     with pytest.raises(ValueError, match="over"):
         tree(at=finished)
     with pytest.raises(ValueError, match="not a FOUNDATIONS move"):

@@ -1,47 +1,29 @@
-/* FOUNDATIONS leaf values and move ordering in C: the static model, the playout and the cheap
- * guesses of engine/games/foundations/value.py, playout.py and ordering.py, many times faster.
+/* FOUNDATIONS' search core in C: the static model, the playout and the cheap guesses of
+ * engine/games/foundations/value.py, playout_policy.py and ordering.py, many times faster, and
+ * FOUNDATIONS' part of the C search tree (engine/search/native/_tree.h).
  *
  * Why: FOUNDATIONS' search is short of simulations and most of a simulation is its leaf: one
- * playout and the static model. This module is a private model of the position for those two
- * questions, not a second rulebook: it is handed a position by
+ * playout and the static model. On the game's one C model of a position (_position.h, which the
+ * playout core shares), not a second rulebook: it is handed a position by
  * engine/games/foundations/search_core.py and answers numbers; no move it plays leaves the playout.
+ * It is a separate extension from the playout core because the two play different policies with
+ * different random numbers, each held to its own reference (this one to the Python playout policy
+ * and model, move for move and value for value; the playout core is `fastmc`'s fixed yardstick).
  * The tests replay its playouts' moves on protocol's FoundationsGame (every one legal, the
  * same end) and compare its model with the Python one, value for value
  * (tests/engine/test_foundations_search_core.py).
  *
- * The playout policy is playout.play_out's: the shortest length that fits,
+ * The playout policy is playout_policy.play_out's: the shortest length that fits,
  * `deviate` of the time the length of a uniformly drawn legal placement instead, placed
  * on the snuggest (fewest free neighbours, ties at random) of at most `sample` start
  * cells drawn without replacement. Its random numbers are its own (xoshiro256**, seeded
  * by the caller), so the distribution of moves is the Python policy's, the draws are not.
  */
-#include "_board.h"
+#include "_position.h"
 #include <math.h>
 
-#define SLOTS 10       /* levels 1..8, plus one always-empty level above (protocol/foundations.py) */
-#define MAX_LEVEL 8
-#define MAXPIECES 15   /* one player's whole set */
 #define MAX_PLIES 200  /* a game has at most 30 placements and 2 passes */
 #define NFEATURES 9
-
-typedef struct {
-    int turn, npasses, passes[2], top;
-    int hand[2][8], level[2], minlen[2];
-    int npieces[2][SLOTS];
-    int pieces[2][SLOTS][MAXPIECES];
-    u128 occ[SLOTS], own[2][SLOTS];
-} Pos;
-
-static u128 SAME[NSEG][8]; /* foundations_bits.SAME: starts of length-n runs with both ends on the segment */
-
-static void build_tables(void) {
-    build_segments();
-    for (int i = 0; i < NSEG; i++) {
-        int step = SEG[i].horizontal ? 1 : 10;
-        for (int n = 0; n < 8; n++)
-            SAME[i][n] = (n >= 3 && n <= SEG[i].length) ? SEG[i].mask & (SEG[i].mask >> (step * (n - 1))) : 0;
-    }
-}
 
 /* -- random numbers: xoshiro256** ----------------------------------------------------- */
 
@@ -69,56 +51,7 @@ static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1
 
 static inline int rng_below(Rng *r, int n) { return (int)(rng_unit(r) * n); }
 
-/* -- the rules' questions (protocol/foundations_scratch.py, foundations_bits.py) ---------- */
-
-static inline int is_over(const Pos *p) { return p->npasses == 2; }
-
-static inline int has_passed(const Pos *p, int color) {
-    for (int i = 0; i < p->npasses; i++)
-        if (p->passes[i] == color) return 1;
-    return 0;
-}
-
-/* Cells a piece may use on `level`: empty there and under no piece of a higher level. */
-static inline u128 free_cells(const Pos *p, int level) {
-    u128 blocked = p->occ[level];
-    for (int j = level + 1; j <= p->top; j++) blocked |= p->occ[j];
-    return ALL & ~blocked;
-}
-
-static inline int buildable(const Pos *p, int color, int level) {
-    return level <= MAX_LEVEL && (level == 1 || p->npieces[color][level - 1] >= 2);
-}
-
-/* foundations_bits.upper_starts for `color` on a level >= 2 whose free cells are `free`. */
-static void upper_starts(const Pos *p, int color, int level, int n, u128 free, u128 *ph, u128 *pv) {
-    u128 ends = free & p->own[color][level - 1];
-    int d = n - 1;
-    u128 h = ends & (ends >> d) & H_START[n];
-    u128 v = ends & (ends >> (10 * d)) & V_START[n];
-    for (int j = 1; j < d && (h || v); j++) {
-        h &= free >> j;
-        v &= free >> (10 * j);
-    }
-    if (h || v) {
-        const int *below = p->pieces[color][level - 1];
-        for (int i = 0; i < p->npieces[color][level - 1]; i++) {
-            const Seg *s = &SEG[below[i]];
-            if (s->length >= n) {
-                if (s->horizontal) h &= ~SAME[below[i]][n];
-                else v &= ~SAME[below[i]][n];
-            }
-        }
-    }
-    *ph = h;
-    *pv = v;
-}
-
-/* FoundationsScratch.starts: `color`'s length-n start cells on a buildable `level`. */
-static inline void starts(const Pos *p, int color, int level, int n, u128 free, u128 *ph, u128 *pv) {
-    if (level == 1) placement_starts(free, n, ph, pv);
-    else upper_starts(p, color, level, n, free, ph, pv);
-}
+/* -- the playout (playout_policy.play_out) ------------------------------------------------ */
 
 /* FoundationsScratch.shortest: the mover's shortest legal length (level, length, starts);
  * 0 when it must pass or the game is over. */
@@ -145,45 +78,6 @@ static int shortest(const Pos *p, int *plevel, int *pn, u128 *ph, u128 *pv) {
     }
     return 0;
 }
-
-static void place(Pos *p, int seg, int level) {
-    int color = p->turn;
-    p->occ[level] |= SEG[seg].mask;
-    p->own[color][level] |= SEG[seg].mask;
-    p->pieces[color][level][p->npieces[color][level]++] = seg;
-    p->hand[color][SEG[seg].length]--;
-    p->level[color] = level;
-    p->minlen[color] = SEG[seg].length;
-    if (level > p->top) p->top = level;
-    if (!has_passed(p, 1 - color)) p->turn = 1 - color;
-}
-
-static void pass_turn(Pos *p) {
-    p->passes[p->npasses++] = p->turn;
-    p->turn = 1 - p->turn;
-}
-
-static int hand_value(const Pos *p, int color) {
-    int v = 0;
-    for (int n = 3; n <= 7; n++) v += VALUE[n] * p->hand[color][n];
-    return v;
-}
-
-/* FoundationsScratch.winner: lower hand value, then fewer points on the highest level
- * whose points differ; -1 for a draw. */
-static int winner(const Pos *p) {
-    int dark = hand_value(p, 0), light = hand_value(p, 1);
-    if (dark != light) return dark < light ? 0 : 1;
-    for (int k = p->top; k >= 1; k--) {
-        int pts[2] = {0, 0};
-        for (int c = 0; c < 2; c++)
-            for (int i = 0; i < p->npieces[c][k]; i++) pts[c] += SEG[p->pieces[c][k][i]].value;
-        if (pts[0] != pts[1]) return pts[0] < pts[1] ? 0 : 1;
-    }
-    return -1;
-}
-
-/* -- the playout (playout.play_out) -------------------------------------- */
 
 /* The snuggest of at most k start cells drawn uniformly without replacement from h and v. */
 static int snug_spot(u128 h, u128 v, int n, int k, u128 free, Rng *r) {
@@ -450,86 +344,11 @@ static double tree_game_leaf(const TreeGame *g, const Pos *p, Rng *r, long long 
     return g->leaf_mix * model + (1 - g->leaf_mix) * played;
 }
 
-static int read_position(PyObject *position, Pos *p);
-
 #include "_tree.h"
 
 /* -- Python interface --------------------------------------------------------------------- */
 
-/* position: (turn, passes, hand0, hand1, pieces0, pieces1, level0, level1, minlen0, minlen1),
- * pieces as [segment index * 16 + level], as native.position_tuple gives them. */
-static int read_position(PyObject *position, Pos *p) {
-    PyObject *passes, *hd[2], *pc[2];
-    int turn, lv[2], mn[2];
-    if (!PyArg_ParseTuple(position, "iOOOOOiiii", &turn, &passes, &hd[0], &hd[1], &pc[0], &pc[1], &lv[0], &lv[1],
-                          &mn[0], &mn[1]))
-        return -1;
-    memset(p, 0, sizeof(*p));
-    if (turn != 0 && turn != 1) { PyErr_SetString(PyExc_ValueError, "the turn is 0 or 1"); return -1; }
-    p->turn = turn;
-    int pas[2];
-    int np = read_ints(passes, pas, 2, "passes");
-    if (np < 0) return -1;
-    for (int i = 0; i < np; i++) {
-        if (pas[i] != 0 && pas[i] != 1) { PyErr_SetString(PyExc_ValueError, "a passer is 0 or 1"); return -1; }
-        p->passes[i] = pas[i];
-    }
-    if (np == 2 && pas[0] == pas[1]) { PyErr_SetString(PyExc_ValueError, "a player passes once"); return -1; }
-    p->npasses = np;
-    p->top = 1;
-    for (int c = 0; c < 2; c++) {
-        int hand[8];
-        if (read_ints(hd[c], hand, 8, "hand") != 8) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a hand has 8 counts");
-            return -1;
-        }
-        for (int n = 0; n < 8; n++) {
-            if (hand[n] < 0 || hand[n] > SET_COUNT[n]) {
-                PyErr_Format(PyExc_ValueError, "a hand holds 0 to %d pieces of length %d", SET_COUNT[n], n);
-                return -1;
-            }
-            p->hand[c][n] = hand[n];
-        }
-        if (lv[c] < 1 || lv[c] > MAX_LEVEL || mn[c] < 0 || mn[c] > 7) {
-            PyErr_Format(PyExc_ValueError, "a level is 1 to %d and a minimum length 0 to 7", MAX_LEVEL);
-            return -1;
-        }
-        p->level[c] = lv[c];
-        p->minlen[c] = mn[c];
-        int codes[MAXPIECES];
-        int count = read_ints(pc[c], codes, MAXPIECES, "pieces");
-        if (count < 0) return -1; /* not a list of ints, or more pieces than a set */
-        for (int i = 0; i < count; i++) {
-            int s = codes[i] >> 4, k = codes[i] & 15;
-            if (codes[i] < 0 || s >= NSEG || k < 1 || k > MAX_LEVEL) {
-                PyErr_Format(PyExc_ValueError, "a piece is segment index (0 to %d) x 16 + level (1 to %d)",
-                             NSEG - 1, MAX_LEVEL);
-                return -1;
-            }
-            p->pieces[c][k][p->npieces[c][k]++] = s;
-            p->occ[k] |= SEG[s].mask;
-            p->own[c][k] |= SEG[s].mask;
-            if (k > p->top) p->top = k;
-        }
-    }
-    return 0;
-}
-
-static int read_weights(PyObject *seq, double *weights) {
-    PyObject *fast = PySequence_Fast(seq, "weights");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != NFEATURES) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "the model has %d weights", NFEATURES);
-        return -1;
-    }
-    for (int i = 0; i < NFEATURES; i++) {
-        weights[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (weights[i] == -1.0 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-    }
-    Py_DECREF(fast);
-    return 0;
-}
+static int read_weights(PyObject *seq, double *weights) { return read_floats(seq, weights, NFEATURES, "weights"); }
 
 static int check_policy(int plies, double deviate, int sample) {
     if (plies < 0 || plies > MAX_PLIES || !(deviate >= 0.0 && deviate <= 1.0) || sample < 1 || sample > 200) {
@@ -635,12 +454,5 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search_core", "FOUNDATIONS leaf values and move ordering (C).", -1,
-                                    methods, NULL, NULL, NULL, NULL};
-
-PyMODINIT_FUNC PyInit__search_core(void) {
-    build_tables();
-    PyObject *m = PyModule_Create(&module);
-    if (m && add_tree_type(m) < 0) Py_CLEAR(m);
-    return m;
-}
+CORE_MODULE(_search_core, "FOUNDATIONS' search core (C): leaf values, move ordering and the search tree.",
+            methods, build_tables, add_tree_type)

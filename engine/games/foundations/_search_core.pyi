@@ -1,4 +1,4 @@
-"""Types of the C core of FOUNDATIONS' leaf values (engine/games/foundations/_search_core.c; see native.py)."""
+"""Types of FOUNDATIONS' search core (engine/games/foundations/_search_core.c; see search_core.py)."""
 
 from collections.abc import Sequence
 

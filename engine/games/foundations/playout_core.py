@@ -12,27 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from engine.games.parts import CompiledPlayoutCore, PlayoutCore, narrowed
+from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
 from protocol.board import SEGMENTS
 from protocol.game import Game
 from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
-_core: ModuleType | None
-try:
-    from engine.games.foundations import _playout_core as _core
-except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
-    _core = None
+_core: ModuleType | None = compiled("engine.games.foundations._playout_core")
+"""The C core; None where it was not compiled, and then fastmc plays flatmc's Python playouts instead."""
 
 AVAILABLE = _core is not None
 
 
 @dataclass(frozen=True)
 class PlayoutSettings:
-    """The partner's playout policy and root (the C core's module comment says how each is used).
-
-    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
-    `fastmc:foundations.<field>=<value>`), nothing patches a module."""
+    """FOUNDATIONS' playout policy and root candidates for `fastmc` (_playout_core.c's comment says how each is
+    used): a yardstick's fixed numbers, which only tuning varies (`fastmc:foundations.<field>=<value>`)."""
 
     eps: float = 0.05
     """Chance of a uniformly drawn legal placement instead of the greedy one."""

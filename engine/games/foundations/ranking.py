@@ -40,8 +40,7 @@ def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = 
     return _ranked(narrowed(game, FoundationsGame, "FOUNDATIONS' ranking"), rng, stop)
 
 
-def _ranked(game: FoundationsGame, rng: random.Random,
-                 stop: threading.Event | None) -> list[tuple[float, Move]]:
+def _ranked(game: FoundationsGame, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Move]]:
     moves = list(game.legal_moves())
     if not moves or moves[0] is PASS:
         return [(0.0, PASS)]

@@ -17,6 +17,7 @@ import random
 from types import ModuleType
 from typing import NamedTuple
 
+from engine.games.parts import compiled
 from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
 from protocol.games.foundations.rules import FoundationsGame
@@ -26,11 +27,8 @@ from .playout_core import position_tuple
 from .settings import FoundationsSettings
 from .value import BIAS, WEIGHTS
 
-_core: ModuleType | None
-try:
-    from engine.games.foundations import _search_core as _core
-except ImportError:  # not compiled here: the Python playouts play instead
-    _core = None
+_core: ModuleType | None = compiled("engine.games.foundations._search_core")
+"""The C core; None where it was not compiled, and then the Python playouts play instead."""
 
 AVAILABLE = _core is not None
 

@@ -48,10 +48,10 @@ def playout_move(game: Game, rng: random.Random) -> Move:
 
 
 def playout_value(game: Game, color: int) -> float:
-    foundations = narrowed(game, FoundationsGame, "FOUNDATIONS' flatmc value")
-    if foundations.is_over():
-        return value.terminal_value(foundations, color, WDL_WEIGHT, MARGIN_SCALE)
-    return value.static_value(foundations, color, MARGIN_SCALE)
+    """The end's value (win/draw/loss and margin), or the static guess of a playout cut short."""
+    at = narrowed(game, FoundationsGame, "FOUNDATIONS' flatmc value")
+    ended = at.is_over()
+    return value.terminal_value(at, color, WDL_WEIGHT, MARGIN_SCALE) if ended else value.static_value(at, color, MARGIN_SCALE)
 
 
 SPARRING = Sparring(greedy=greedy_move, playout_policy=playout_move, playout_value=playout_value)

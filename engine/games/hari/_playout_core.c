@@ -1,9 +1,10 @@
-/* HARI sparring partner in C: flat Monte Carlo with epsilon-greedy playouts (strategy `fastmc`).
+/* HARI's playout core in C: its model of the position for playouts, root candidates and epsilon-greedy
+ * playouts, for the `fastmc` sparring partner's flat Monte Carlo (engine/search/native/_flat_mc.h,
+ * _playout_api.h). Why HARI has two C models: _shared.h.
  *
  * A private model of the position for playouts, not a rulebook: engine/games/hari/playout_core.py hands
- * it a position, the strategy has the move it answers checked by the rules (protocol/hari.py,
- * check_move), and the tests replay its playouts on HariGame (every move legal, the same end,
- * board values and winner).
+ * it a position, the strategy has the move it answers checked by the rules (check_move), and the tests
+ * replay its playouts on HariGame (every move legal, the same end, board values and winner).
  *
  * Root candidates: per playable length its PER_LENGTH snuggest placements (fewest free neighbours,
  * ties to the lower cells); the shortest piece's discard; and one own piece slid (along its line,
@@ -20,6 +21,7 @@
  * discarded.
  */
 #include "_flat_mc.h"
+#include "_shared.h"
 
 #define NPARAMS 12
 #define MAXPIECES 15
@@ -34,48 +36,9 @@ static const char *const PARAM_NAMES[NPARAMS] = {"eps", "play3", "jump", "sample
 static const double PARAM_LO[NPARAMS] = {0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0};
 static const double PARAM_HI[NPARAMS] = {1, 1, 1, 200, 1, 100, 200, 1024, 200, 10, 1, 256};
 
-/* Slide paths: per segment the ends toward the low edge (nearest first) and the cell each step
- * needs empty; the same toward the high edge (protocol.hari's _PATHS). */
-static int LOW_N[NSEG], HIGH_N[NSEG];
-static int LOW_END[NSEG][10], HIGH_END[NSEG][10];
-static int LOW_CELL[NSEG][10], HIGH_CELL[NSEG][10];
-static u128 COVER_H[8][NSEG], COVER_V[8][NSEG]; /* starts of length-n runs covering a cell of the segment */
-
 static void build_tables(void) {
     build_segments();
-    for (int i = 0; i < NSEG; i++) {
-        const Seg *s = &SEG[i];
-        int step = s->horizontal ? 1 : 10, pos = s->horizontal ? s->lo % 10 : s->lo / 10;
-        const int *same = s->horizontal ? H_SEG[s->length] : V_SEG[s->length]; /* this length and direction */
-        LOW_N[i] = 0;
-        for (int d = 1; d <= pos; d++) {
-            LOW_END[i][LOW_N[i]] = same[s->lo - step * d];
-            LOW_CELL[i][LOW_N[i]++] = s->lo - step * d;
-        }
-        HIGH_N[i] = 0;
-        for (int d = 1; d <= 10 - (pos + s->length); d++) {
-            HIGH_END[i][HIGH_N[i]] = same[s->lo + step * d];
-            HIGH_CELL[i][HIGH_N[i]++] = s->hi + step * d;
-        }
-        for (int n = 3; n <= 7; n++) {
-            u128 ch = 0, cv = 0;
-            for (int j = 0; j < n; j++) { ch |= s->mask >> j; cv |= s->mask >> (10 * j); }
-            COVER_H[n][i] = ch & H_START[n];
-            COVER_V[n][i] = cv & V_START[n];
-        }
-    }
-}
-
-/* The ends a piece on `seg` may slide to through `occupied` cells: on-board ends toward the low
- * edge, then the high edge, then -1 if it can leave the board (protocol.hari.slide_ends). */
-static int slide_ends(int seg, u128 occupied, int *out) {
-    int k = 0, leaves = 0, j;
-    for (j = 0; j < LOW_N[seg] && !(occupied & BIT(LOW_CELL[seg][j])); j++) out[k++] = LOW_END[seg][j];
-    if (j == LOW_N[seg]) leaves = 1;
-    for (j = 0; j < HIGH_N[seg] && !(occupied & BIT(HIGH_CELL[seg][j])); j++) out[k++] = HIGH_END[seg][j];
-    if (j == HIGH_N[seg]) leaves = 1;
-    if (leaves) out[k++] = -1;
-    return k;
+    build_slide_tables();
 }
 
 /* -- the position ---------------------------------------------------------------------------- */
@@ -95,16 +58,6 @@ typedef struct {
     int length;                           /* 0: a pass */
 } Move;
 
-static inline int is_over(const Pos *p) { return p->npasses == 2; }
-
-static inline int has_passed(const Pos *p, int color) {
-    for (int i = 0; i < p->npasses; i++)
-        if (p->passes[i] == color) return 1;
-    return 0;
-}
-
-static inline u128 empty_cells(const Pos *p) { return ALL & ~(p->own[0] | p->own[1]); }
-
 static void add_piece(Pos *p, int c, int s) {
     p->pieces[c][p->npieces[c]++] = s;
     p->own[c] |= SEG[s].mask;
@@ -121,13 +74,8 @@ static void remove_piece(Pos *p, int c, int s) {
     p->board_value[c] -= SEG[s].value;
 }
 
-/* Ascending lengths `color` may still play (in hand, not shorter than its longest play). */
-static int playable(const Pos *p, int color, int *out) {
-    int k = 0;
-    for (int n = 3; n <= 7; n++)
-        if (p->hand[color][n] && n >= p->minlen[color]) out[k++] = n;
-    return k;
-}
+#define HARI_POSITION
+#include "_shared.h"
 
 /* HariGame.push: slides in order, then the play; the opponent moves next unless it has passed
  * and the mover has not (ruling 1). */
@@ -147,6 +95,8 @@ static void play(Pos *p, const Move *m) {
     int other = 1 - c;
     p->turn = (has_passed(p, other) && !has_passed(p, c)) ? c : other;
 }
+
+static int playout_measure(const Pos *p, int color) { return p->board_value[color]; }
 
 static inline int winner(const Pos *p) {
     if (p->board_value[0] == p->board_value[1]) return -1;
@@ -171,11 +121,6 @@ static inline Move slid(int start, int end, int place, int length) {
 }
 
 /* -- the playout policy ---------------------------------------------------------------------- */
-
-static inline int seg_at(u128 h, u128 v, int n, int k) {
-    int nh = popc(h);
-    return k < nh ? H_SEG[n][nth_bit(h, k)] : V_SEG[n][nth_bit(v, k - nh)];
-}
 
 /* The snuggest (fewest free neighbours, jitter `spread`) of `sample` spots drawn from h and v. */
 static int snug_spot(u128 h, u128 v, int n, u128 empty, int sample, double spread, Rng *r) {
@@ -247,23 +192,6 @@ static Move playout_move(const Pos *p, const double *prm, Rng *r) {
     while (!count[lengths[i]]) i++; /* the next length that fits (there is one: fits > 1) */
     int n = lengths[i];
     return simple(snug_spot(hs[n], vs[n], n, empty, (int)prm[SAMPLE], prm[SPREAD], r), n);
-}
-
-static int play_out(Pos *p, const double *prm, Rng *r, Move *moves) {
-    int plies = 0;
-    while (!is_over(p) && plies < MAX_PLIES) {
-        Move m = playout_move(p, prm, r);
-        play(p, &m);
-        if (moves) moves[plies] = m;
-        plies++;
-    }
-    return plies;
-}
-
-static double result_for(const Pos *p, int root, const double *prm) {
-    if (!is_over(p)) return 0.5;
-    double margin = (double)(p->board_value[root] - p->board_value[1 - root]);
-    return blended(winner(p), root, margin, prm[MARGIN_W], prm[MARGIN_SCALE]);
 }
 
 /* -- root candidates -------------------------------------------------------------------------- */
@@ -384,87 +312,8 @@ static int candidates(const Pos *p, const double *prm, Move *out) {
     return k;
 }
 
-/* -- the search ----------------------------------------------------------------------------------- */
-
-typedef struct {
-    Pos root;
-    const Move *arms;
-    const double *prm;
-} Game;
-
-static double playout(const void *game, int arm, Rng *r, long long *plies) {
-    const Game *g = game;
-    Pos p = g->root;
-    int me = p.turn;
-    play(&p, &g->arms[arm]);
-    *plies += 1 + play_out(&p, g->prm, r, NULL);
-    return result_for(&p, me, g->prm);
-}
-
 /* -- Python interface ---------------------------------------------------------------------------- */
 
-/* position: (pieces0, pieces1, hand0, hand1, min0, min1, turn, passes) as HariGame gives them
- * (engine/games/hari/playout_core.position_tuple). */
-static int read_position(PyObject *position, Pos *p) {
-    PyObject *pc[2], *hd[2], *passes;
-    int mn[2], turn;
-    if (require_tuple(position, "position") < 0) return -1;
-    if (!PyArg_ParseTuple(position, "OOOOiiiO", &pc[0], &pc[1], &hd[0], &hd[1], &mn[0], &mn[1], &turn, &passes))
-        return -1;
-    memset(p, 0, sizeof(*p));
-    u128 occupied = 0;
-    for (int c = 0; c < 2; c++) {
-        int hand[8];
-        if (read_ints(hd[c], hand, 8, "hand") != 8) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a hand has 8 counts");
-            return -1;
-        }
-        for (int n = 0; n < 8; n++) {
-            if (hand[n] < 0 || hand[n] > SET_COUNT[n]) {
-                PyErr_Format(PyExc_ValueError, "a hand holds 0 to %d pieces of length %d", SET_COUNT[n], n);
-                return -1;
-            }
-            p->hand[c][n] = hand[n];
-        }
-        int segs[MAXPIECES + 1], ns = read_ints(pc[c], segs, MAXPIECES, "pieces");
-        if (ns < 0) return -1;
-        int on[8] = {0};
-        for (int i = 0; i < ns; i++) {
-            if (segs[i] < 0 || segs[i] >= NSEG) {
-                PyErr_Format(PyExc_ValueError, "a piece is a segment index 0 to %d", NSEG - 1);
-                return -1;
-            }
-            if (occupied & SEG[segs[i]].mask) { PyErr_SetString(PyExc_ValueError, "pieces overlap"); return -1; }
-            occupied |= SEG[segs[i]].mask;
-            add_piece(p, c, segs[i]);
-            on[SEG[segs[i]].length]++;
-        }
-        for (int n = 3; n <= 7; n++)
-            if (on[n] + hand[n] > SET_COUNT[n]) {
-                PyErr_Format(PyExc_ValueError, "more than %d pieces of length %d on the board and in hand",
-                             SET_COUNT[n], n);
-                return -1;
-            }
-        if (mn[c] < 0 || mn[c] > 7) { PyErr_SetString(PyExc_ValueError, "a minimum length is 0 to 7"); return -1; }
-        p->minlen[c] = mn[c];
-    }
-    if (turn != 0 && turn != 1) { PyErr_SetString(PyExc_ValueError, "the turn is 0 or 1"); return -1; }
-    p->turn = turn;
-    int pas[2], np = read_ints(passes, pas, 2, "passes");
-    if (np < 0) return -1;
-    for (int i = 0; i < np; i++)
-        if (pas[i] != 0 && pas[i] != 1) { PyErr_SetString(PyExc_ValueError, "a passer is 0 or 1"); return -1; }
-    if (np == 2 && pas[0] == pas[1]) { PyErr_SetString(PyExc_ValueError, "a player passes once"); return -1; }
-    p->npasses = np;
-    for (int i = 0; i < np; i++) p->passes[i] = pas[i];
-    return 0;
-}
-
-static int read_prm(PyObject *seq, double *prm) {
-    return read_params(seq, prm, NPARAMS, PARAM_LO, PARAM_HI, PARAM_NAMES);
-}
-
-/* (place or -1, length (0: a pass), ((start, end or -1 off the board), ...)) */
 static PyObject *move_tuple(const Move *m) {
     PyObject *slides = PyTuple_New(m->nslides);
     for (int i = 0; slides && i < m->nslides; i++) {
@@ -475,57 +324,12 @@ static PyObject *move_tuple(const Move *m) {
     return slides ? Py_BuildValue("(iiN)", m->place, m->length, slides) : NULL;
 }
 
-static PyObject *move_list(const Move *moves, int n) {
-    PyObject *list = PyList_New(n);
-    for (int i = 0; list && i < n; i++) {
-        PyObject *t = move_tuple(&moves[i]);
-        if (!t) { Py_CLEAR(list); break; }
-        PyList_SET_ITEM(list, i, t);
-    }
-    return list;
-}
-
-/* candidates(position, params) -> [(place, length, slides)]; [(-1, 0, ())]: pass */
-static PyObject *py_candidates(PyObject *self, PyObject *args) {
-    PyObject *position, *params;
-    if (!PyArg_ParseTuple(args, "OO", &position, &params)) return NULL;
-    Pos p;
-    double prm[NPARAMS];
-    if (read_position(position, &p) < 0 || read_prm(params, prm) < 0) return NULL;
-    Move moves[MAX_ARMS];
-    return move_list(moves, candidates(&p, prm, moves));
-}
-
-/* playout(position, params, seed) -> (moves, (Dark's board value, Light's), winner: 0, 1, -1 a draw, -2 cut short) */
-static PyObject *py_playout(PyObject *self, PyObject *args) {
-    PyObject *position, *params;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOK", &position, &params, &seed)) return NULL;
-    Pos p;
-    double prm[NPARAMS];
-    if (read_position(position, &p) < 0 || read_prm(params, prm) < 0) return NULL;
-    Rng r = seed;
-    Move moves[MAX_PLIES] = {0};   /* play_out writes the first n */
-    int n = play_out(&p, prm, &r, moves);
-    PyObject *list = move_list(moves, n);
-    if (!list) return NULL;
-    return Py_BuildValue("(N(ii)i)", list, p.board_value[0], p.board_value[1], is_over(&p) ? winner(&p) : -2);
-}
-
 #include "_playout_api.h"
 
 static PyMethodDef methods[] = {
-    {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [(place, length, slides)]"},
-    PARTNER_SEARCH_METHOD,
-    {"playout", py_playout, METH_VARARGS, "playout(position, params, seed) -> (moves, board values, winner)"},
-    {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
+    PLAYOUT_CORE_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core", "HARI playout core (C): flat Monte Carlo and playouts.", -1,
-                                    methods, NULL, NULL, NULL, NULL};
-
-PyMODINIT_FUNC PyInit__playout_core(void) {
-    build_tables();
-    return PyModule_Create(&module);
-}
+CORE_MODULE(_playout_core, "HARI's playout core (C): model, candidates, playouts and flat Monte Carlo.",
+            methods, build_tables, no_types)

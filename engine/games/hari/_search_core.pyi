@@ -1,4 +1,4 @@
-"""Types of the C core of HARI's search (engine/games/hari/_search_core.c; see native.py)."""
+"""Types of HARI's search core (engine/games/hari/_search_core.c; see search_core.py)."""
 
 from collections.abc import Callable, Sequence
 

@@ -14,27 +14,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from engine.games.parts import CompiledPlayoutCore, PlayoutCore, narrowed
+from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
 from protocol.board import SEGMENTS
 from protocol.game import Game
 from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Move, Slide
 
-_core: ModuleType | None
-try:
-    from engine.games.hari import _playout_core as _core
-except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
-    _core = None
+_core: ModuleType | None = compiled("engine.games.hari._playout_core")
+"""The C core; None where it was not compiled, and then fastmc plays flatmc's Python playouts instead."""
 
 AVAILABLE = _core is not None
 
 
 @dataclass(frozen=True)
 class PlayoutSettings:
-    """The partner's playout policy and root (the C core's module comment says how each is used).
-
-    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
-    `fastmc:hari.<field>=<value>`), nothing patches a module."""
+    """HARI's `fastmc` playouts and root (how each number is used: _playout_core.c's comment). A yardstick
+    keeps them fixed; a tuning run builds a variant (`fastmc:hari.<field>=<value>`) rather than patching."""
 
     eps: float = 0.05
     """Chance of a uniformly drawn playable length on a uniformly drawn spot instead of the greedy play."""

@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
+from engine.games.parts import compiled
 from engine.search.alphabeta import ABResult
 from engine.search.context import SearchContext
 from protocol.board import SEGMENTS
@@ -24,11 +25,8 @@ from protocol.moves import PASS, HariMove, Move, Slide
 from .playout_core import position_tuple
 from .settings import HariSettings
 
-_core: ModuleType | None
-try:
-    from engine.games.hari import _search_core as _core
-except ImportError:  # not compiled here: the Python alpha-beta plays instead
-    _core = None
+_core: ModuleType | None = compiled("engine.games.hari._search_core")
+"""The C core; None where it was not compiled, and then the Python alpha-beta plays instead."""
 
 AVAILABLE = _core is not None
 

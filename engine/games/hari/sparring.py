@@ -82,10 +82,10 @@ def playout_move(game: Game, rng: random.Random) -> Move:
 
 
 def playout_value(game: Game, color: int) -> float:
-    hari = narrowed(game, HariGame, "HARI's flatmc value")
-    if hari.is_over():
-        return value.terminal_value(hari, color, WDL_WEIGHT, MARGIN_SCALE)
-    return value.static_value(hari, color, MARGIN_SCALE)
+    """The end's value (win/draw/loss and margin), or the static guess of a playout cut short."""
+    at = narrowed(game, HariGame, "HARI's flatmc value")
+    ended = at.is_over()
+    return value.terminal_value(at, color, WDL_WEIGHT, MARGIN_SCALE) if ended else value.static_value(at, color, MARGIN_SCALE)
 
 
 SPARRING = Sparring(greedy=greedy_move, playout_policy=playout_move, playout_value=playout_value)

@@ -1,11 +1,14 @@
-/* ISAAC sparring partner in C: flat Monte Carlo with epsilon-greedy playouts (strategy `fastmc`).
+/* ISAAC's playout core in C: its model of the position, root candidates and epsilon-greedy playouts, for
+ * the `fastmc` sparring partner's flat Monte Carlo (engine/search/native/_flat_mc.h, _playout_api.h) and
+ * for ISAAC's search: its playouts value the search's leaves (leaf()) and its C tree runs on this model
+ * (_tree_game.h over engine/search/native/_tree.h). ISAAC's one C model of a position.
  *
  * Why: a sparring partner is only a yardstick if it plays well, and a flat Monte-Carlo player is
  * as good as the number and the sense of its playouts; in Python a playout of ISAAC costs about a
  * millisecond, here a few microseconds. This is a private model of the position for playouts, not
  * a rulebook: engine/games/isaac/playout_core.py hands it a position, and the move it answers is
- * checked by the rules (protocol/isaac.py, check_move) before it is played. The tests replay its
- * playouts on IsaacGame (every move legal, the same end, scores and winner).
+ * checked by the rules (check_move) before it is played. The tests replay its playouts on IsaacGame
+ * (every move legal, the same end, scores and winner).
  *
  * Playouts (epsilon-greedy, both sides alike):
  *   placement: with chance EPS_PLACE a uniformly drawn legal placement; else the longest length
@@ -18,6 +21,7 @@
  *     a lower one puts the counter on the piece with which the opponent would reach 100 next (then
  *     the highest such), or costs at most BLOCK points and covers an opponent piece worth more.
  */
+#include "_board.h"
 #include "_flat_mc.h"
 
 #define NPARAMS 15
@@ -161,6 +165,8 @@ static int winner(const Pos *p) {
     if (count[0] != count[1]) return count[0] < count[1] ? 0 : 1;
     return 0;
 }
+
+static int playout_measure(const Pos *p, int color) { return p->scores[color]; }
 
 /* -- legal moves ----------------------------------------------------------------------- */
 
@@ -388,25 +394,6 @@ static inline Move playout_move(const Pos *p, const double *prm, Rng *r) {
     return p->scoring ? playout_removal(p, prm, r) : playout_placement(p, prm, r);
 }
 
-/* Plays to the end (at most MAX_PLIES plies); the plies played, each written to moves if given. */
-static int play_out(Pos *p, const double *prm, Rng *r, Move *moves) {
-    int plies = 0;
-    while (!is_over(p) && plies < MAX_PLIES) {
-        Move m = playout_move(p, prm, r);
-        play(p, &m);
-        if (moves) moves[plies] = m;
-        plies++;
-    }
-    return plies;
-}
-
-/* The root mover's result at the end of a playout (the margin in points of score). */
-static double result_for(const Pos *p, int root, const double *prm) {
-    if (!is_over(p)) return 0.5;
-    double margin = (double)(p->scores[root] - p->scores[1 - root]);
-    return blended(winner(p), root, margin, prm[MARGIN_W], prm[MARGIN_SCALE]);
-}
-
 /* -- root candidates -------------------------------------------------------------------- */
 
 typedef struct {
@@ -506,23 +493,6 @@ static int candidates(const Pos *p, const double *prm, Move *out) {
     return p->scoring ? removal_candidates(p, prm, out) : placement_candidates(p, prm, out);
 }
 
-/* -- the search ---------------------------------------------------------------------------- */
-
-typedef struct {
-    Pos root;
-    const Move *arms;
-    const double *prm;
-} Game;
-
-static double playout(const void *game, int arm, Rng *r, long long *plies) {
-    const Game *g = game;
-    Pos p = g->root;
-    int me = p.turn;
-    play(&p, &g->arms[arm]);
-    *plies += 1 + play_out(&p, g->prm, r, NULL);
-    return result_for(&p, me, g->prm);
-}
-
 /* -- Python interface ---------------------------------------------------------------------- */
 
 /* position: (pieces0, pieces1, hand0, hand1, turn, passes, scoring, score0, score1, removed0, removed1),
@@ -539,48 +509,20 @@ static int read_position(PyObject *position, Pos *p) {
     if (scoring != 0 && scoring != 1) { PyErr_SetString(PyExc_ValueError, "scoring is 0 or 1"); return -1; }
     p->turn = turn;
     p->scoring = scoring;
-    int pas[2], np = read_ints(passes, pas, 2, "passes");
+    int np = read_passes(passes, p->passes, "a player passes once a phase");
     if (np < 0) return -1;
-    for (int i = 0; i < np; i++)
-        if (pas[i] != 0 && pas[i] != 1) { PyErr_SetString(PyExc_ValueError, "a passer is 0 or 1"); return -1; }
-    if (np == 2 && pas[0] == pas[1]) { PyErr_SetString(PyExc_ValueError, "a player passes once a phase"); return -1; }
     if (np == 2 && !scoring) {
         PyErr_SetString(PyExc_ValueError, "two passes end the placement phase: the position is in the scoring phase");
         return -1;
     }
     p->npasses = np;
-    for (int i = 0; i < np; i++) p->passes[i] = pas[i];
+    u128 occupied = 0;
     for (int c = 0; c < 2; c++) {
-        int hand[8];
-        if (read_ints(hd[c], hand, 8, "hand") != 8) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a hand has 8 counts");
-            return -1;
-        }
-        for (int n = 0; n < 8; n++) {
-            if (hand[n] < 0 || hand[n] > SET_COUNT[n]) {
-                PyErr_Format(PyExc_ValueError, "a hand holds 0 to %d pieces of length %d", SET_COUNT[n], n);
-                return -1;
-            }
-            p->hand[c][n] = hand[n];
-        }
-        int segs[MAXPIECES + 1], ns = read_ints(pc[c], segs, MAXPIECES, "pieces");
+        int segs[MAXPIECES];
+        if (read_hand(hd[c], p->hand[c]) < 0) return -1;
+        int ns = read_pieces(pc[c], segs, MAXPIECES, &occupied, p->hand[c]);
         if (ns < 0) return -1;
-        int on[8] = {0};
-        for (int i = 0; i < ns; i++) {
-            if (segs[i] < 0 || segs[i] >= NSEG) {
-                PyErr_Format(PyExc_ValueError, "a piece is a segment index 0 to %d", NSEG - 1);
-                return -1;
-            }
-            if (SEG[segs[i]].mask & p->occ) { PyErr_SetString(PyExc_ValueError, "pieces overlap"); return -1; }
-            put(p, c, segs[i]);
-            on[SEG[segs[i]].length]++;
-        }
-        for (int n = 3; n <= 7; n++)
-            if (on[n] + hand[n] > SET_COUNT[n]) {
-                PyErr_Format(PyExc_ValueError, "more than %d pieces of length %d on the board and in hand",
-                             SET_COUNT[n], n);
-                return -1;
-            }
+        for (int i = 0; i < ns; i++) put(p, c, segs[i]);
         if (sc[c] < 0 || sc[c] > 200 || (rm[c] != 0 && (rm[c] < 3 || rm[c] > 7))) {
             PyErr_SetString(PyExc_ValueError, "a score is 0 to 200 and a longest removed length 0 or 3 to 7");
             return -1;
@@ -596,70 +538,18 @@ static int read_position(PyObject *position, Pos *p) {
     return 0;
 }
 
-static int read_prm(PyObject *seq, double *prm) {
-    return read_params(seq, prm, NPARAMS, PARAM_LO, PARAM_HI, PARAM_NAMES);
-}
-
 static PyObject *move_tuple(const Move *m) { return Py_BuildValue("(ii)", m->seg, m->score); }
 
-static PyObject *move_list(const Move *moves, int n) {
-    PyObject *list = PyList_New(n);
-    for (int i = 0; list && i < n; i++) {
-        PyObject *t = move_tuple(&moves[i]);
-        if (!t) { Py_CLEAR(list); break; }
-        PyList_SET_ITEM(list, i, t);
-    }
-    return list;
-}
-
-/* candidates(position, params) -> [(segment, new score or -1 for a placement)]; [(-1, -1)]: pass */
-static PyObject *py_candidates(PyObject *self, PyObject *args) {
-    PyObject *position, *params;
-    if (!PyArg_ParseTuple(args, "OO", &position, &params)) return NULL;
-    Pos p;
-    double prm[NPARAMS];
-    if (read_position(position, &p) < 0 || read_prm(params, prm) < 0) return NULL;
-    Move moves[MAX_ARMS];
-    int n = candidates(&p, prm, moves);
-    return move_list(moves, n);
-}
-
-/* playout(position, params, seed) -> (moves, (score0, score1), winner, or -2 if cut short) */
-static PyObject *py_playout(PyObject *self, PyObject *args) {
-    PyObject *position, *params;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOK", &position, &params, &seed)) return NULL;
-    Pos p;
-    double prm[NPARAMS];
-    if (read_position(position, &p) < 0 || read_prm(params, prm) < 0) return NULL;
-    Rng r = seed;
-    Move moves[MAX_PLIES];
-    int n = play_out(&p, prm, &r, moves);
-    PyObject *list = move_list(moves, n);
-    if (!list) return NULL;
-    return Py_BuildValue("(N(ii)i)", list, p.scores[0], p.scores[1], is_over(&p) ? winner(&p) : -2);
-}
-
-#define PARTNER_LEAF   /* its playouts value ISAAC search's placement leaves */
+#define PLAYOUT_LEAF   /* its playouts value ISAAC search's placement leaves */
 #include "_playout_api.h"
 #include "_tree_game.h" /* and the search's placement tree over them */
 
 static PyMethodDef methods[] = {
-    PARTNER_LEAF_METHOD,
-    {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [(segment, score)]"},
-    PARTNER_SEARCH_METHOD,
-    {"playout", py_playout, METH_VARARGS, "playout(position, params, seed) -> (moves, scores, winner)"},
-    {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
+    PLAYOUT_CORE_METHODS,
+    PLAYOUT_LEAF_METHOD,
     {"guesses", py_guesses, METH_VARARGS, "guesses(position) -> [(segment, guess)] best first"},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core", "ISAAC playout core (C): flat Monte Carlo and playouts.", -1,
-                                    methods, NULL, NULL, NULL, NULL};
-
-PyMODINIT_FUNC PyInit__playout_core(void) {
-    build_tables();
-    PyObject *m = PyModule_Create(&module);
-    if (m && add_tree_type(m) < 0) Py_CLEAR(m);
-    return m;
-}
+CORE_MODULE(_playout_core, "ISAAC's playout core (C): candidates, playouts, flat Monte Carlo, the search tree.",
+            methods, build_tables, add_tree_type)

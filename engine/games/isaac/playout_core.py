@@ -15,28 +15,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from engine.games.parts import CompiledPlayoutCore, PlayoutCore, narrowed
+from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
 from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
 from protocol.game import Game
 from protocol.games.isaac.rules import PLACE, IsaacGame
 from protocol.moves import PASS, Move, Place, Remove
 
-_core: ModuleType | None
-try:
-    from engine.games.isaac import _playout_core as _core
-except ImportError:  # not compiled here: fastmc plays flatmc's Python playouts instead
-    _core = None
+_core: ModuleType | None = compiled("engine.games.isaac._playout_core")
+"""The C core; None where it was not compiled, and then fastmc plays flatmc's Python playouts instead."""
 
 AVAILABLE = _core is not None
 
 
 @dataclass(frozen=True)
 class PlayoutSettings:
-    """The partner's playout policy and root (the C core's module comment says how each is used).
-
-    Fixed numbers of a yardstick: tuning builds variants (benchmarks/ab_inprocess.py's
-    `fastmc:isaac.<field>=<value>`), nothing patches a module."""
+    """The playout policy and the root candidates of ISAAC's playout core (_playout_core.c's comment says how
+    each is used): a yardstick's fixed numbers, varied by tuning (`fastmc:isaac.<field>=<value>`), and the
+    policy of the search's leaf playouts (IsaacSettings.leaf_policy)."""
 
     eps_place: float = 0.1
     """Chance of a uniformly drawn placement instead of the greedy one."""

@@ -1,4 +1,5 @@
-/* Flat Monte Carlo driver shared by the sparring partners' C cores (engine/games/<game>/_playout_core.c).
+/* Flat Monte Carlo in C: UCB1 over a root's candidates, each valued by playouts (the `fastmc` sparring
+ * partner's search, over each game's playout core, engine/games/<game>/_playout_core.c).
  *
  * A playout core knows one game: its position, its root candidates and its playout policy. This
  * header holds what does not depend on the game: the random numbers, the clock, UCB1 over the
@@ -9,12 +10,12 @@
 #ifndef NATIVE_FLAT_MC_H
 #define NATIVE_FLAT_MC_H
 
-#include "_board.h"
+#include "_common.h"
 #include <math.h>
 
 #define MAX_ARMS 1024
 
-/* -- random numbers: splitmix64 (_bitboard.h), its own stream per search ------------------- */
+/* -- random numbers: splitmix64 (_common.h), its own stream per search ------------------- */
 
 typedef uint64_t Rng;
 
@@ -26,12 +27,6 @@ static inline int rng_below(Rng *r, int n) {
 }
 
 static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
-
-/* The index of the k-th (0-based) set bit of x, lowest first. */
-static inline int nth_bit(u128 x, int k) {
-    for (int i = 0; i < k; i++) x &= x - 1;
-    return lowbit(x);
-}
 
 /* -- the search's limits and statistics --------------------------------------------------- */
 
@@ -89,13 +84,6 @@ static int best_arm(const Arms *a) {
 
 static inline double arm_mean(const Arms *a, int i) {
     return a->visits[i] ? a->totals[i] / (double)a->visits[i] : 0.5;
-}
-
-/* PyArg_ParseTuple wants a tuple: anything else is the caller's TypeError, not a SystemError. */
-static int require_tuple(PyObject *obj, const char *what) {
-    if (PyTuple_Check(obj)) return 0;
-    PyErr_Format(PyExc_TypeError, "%s: a tuple, not %.100s", what, Py_TYPE(obj)->tp_name);
-    return -1;
 }
 
 /* budget = (seed, ucb_c, node_limit, playout_limit, deadline, progress, every) */
@@ -173,24 +161,12 @@ static PyObject *search_result(PyObject *moves, const Arms *a) {
 
 /* A policy's parameters: a sequence of exactly n floats, each within [lo[i], hi[i]]. */
 static int read_params(PyObject *seq, double *out, int n, const double *lo, const double *hi, const char *const *names) {
-    PyObject *fast = PySequence_Fast(seq, "params: a sequence of numbers");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "params: %d numbers expected", n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1.0 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        if (!(v >= lo[i] && v <= hi[i])) {
-            Py_DECREF(fast);
+    if (read_floats(seq, out, n, "params") < 0) return -1;
+    for (int i = 0; i < n; i++)
+        if (!(out[i] >= lo[i] && out[i] <= hi[i])) {
             PyErr_Format(PyExc_ValueError, "params: %s must be %g to %g", names[i], lo[i], hi[i]);
             return -1;
         }
-        out[i] = v;
-    }
-    Py_DECREF(fast);
     return 0;
 }
 

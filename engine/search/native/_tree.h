@@ -34,6 +34,9 @@
 #ifndef NATIVE_TREE_H
 #define NATIVE_TREE_H
 
+#include "_common.h"
+#include <math.h>
+
 typedef struct {
     double total, exact;   /* total: summed values for `mover`; exact: a game end's value for `mover` */
     int visits, first;     /* first: the node's first candidate slot, -1 until its candidates are built */
