@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games.tuning import parse_changes
 from engine.strategies import make_strategy
-from engine.strategies.base import Limits
+from engine.strategies.base import Limits, PlayOptions
 from engine.strategies.fast_mc import FastMCStrategy, playout_settings
 from engine.strategies.search_strategy import SearchStrategy
 from protocol import registry
@@ -187,8 +187,8 @@ def _chooser(name: str, changes: str = "") -> Chooser:
         strategy = SearchStrategy(search_variant(changes)) if changes else make_strategy(name.removesuffix("+book"))
 
     def run(game: Any, ms: int, rng: random.Random) -> Any:
-        return strategy.choose(game.copy(), Limits(movetime=ms, move_overhead=0, own_book=own_book),
-                               threading.Event(), lambda info: None, rng)
+        return strategy.choose(game.copy(), Limits(movetime=ms), threading.Event(), lambda info: None, rng,
+                               PlayOptions(move_overhead=0, own_book=own_book))
     return run
 
 

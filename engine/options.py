@@ -12,7 +12,9 @@ import re
 from protocol import registry
 from protocol.messages import OptionSpec, OptionValue, ProtocolError, SetOption
 
+from .search.timeman import DEFAULT_OVERHEAD_MS
 from .strategies import STRATEGY_NAMES
+from .strategies.base import FULL_SKILL
 
 SEED_MAX = 2**31 - 1
 NO_SETTINGS = "<empty>"
@@ -27,9 +29,9 @@ def option_specs() -> tuple[OptionSpec, ...]:
         OptionSpec("UCI_Variant", "combo", registry.names()[0], vars=list(registry.names())),
         OptionSpec("Strategy", "combo", STRATEGY_NAMES[0], vars=list(STRATEGY_NAMES)),
         OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
-        OptionSpec("MoveOverhead", "spin", "15", min=0, max=5000),
+        OptionSpec("MoveOverhead", "spin", str(DEFAULT_OVERHEAD_MS), min=0, max=5000),
         OptionSpec("OwnBook", "check", "true"),
-        OptionSpec("Skill Level", "spin", "20", min=0, max=20),
+        OptionSpec("Skill Level", "spin", str(FULL_SKILL), min=0, max=FULL_SKILL),
         OptionSpec("SearchSettings", "string", NO_SETTINGS),
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from .base import Limits, Strategy
+from .base import Limits, PlayOptions, Strategy
 
 _ENTRIES = {
     "search": ("engine.strategies.search_strategy", "SearchStrategy"),
@@ -34,4 +34,4 @@ def make_strategy(name: str) -> Strategy:
     return strategy
 
 
-__all__ = ["Limits", "Strategy", "STRATEGY_NAMES", "make_strategy"]
+__all__ = ["Limits", "PlayOptions", "Strategy", "STRATEGY_NAMES", "make_strategy"]

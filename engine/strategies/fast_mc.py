@@ -30,7 +30,7 @@ from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
-from .base import Limits
+from .base import PLAY_DEFAULTS, Limits, PlayOptions
 
 PROGRESS_EVERY_S = 0.005
 """The core calls back this often: `stop`, the hard deadline and `info` lines are looked at then."""
@@ -82,16 +82,17 @@ class FastMCStrategy:
         self._prepared.add(game.name)
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
-               report: Callable[[Info], None], rng: random.Random) -> Move:
+               report: Callable[[Info], None], rng: random.Random, options: PlayOptions = PLAY_DEFAULTS) -> Move:
         from engine.search.context import SearchContext
         from engine.search.timeman import TimeManager
 
         started = time.monotonic()
         core = playout_core_for(game.name)
         if core is None:
-            return self._fallback(game, limits, stop, report, rng)
+            return self._fallback(game, limits, stop, report, rng, options)
         settings = self._settings(core, game)
-        tm = TimeManager(limits, stop, moves_left=core.moves_left(game), start=started)
+        tm = TimeManager(limits, stop, moves_left=core.moves_left(game), start=started,
+                         overhead_ms=options.move_overhead)
         ctx = SearchContext(tm, report, None)  # no search settings: the partner keeps its own numbers
         arms = core.candidates(game, settings)
         if len(arms) == 1:
@@ -135,10 +136,10 @@ class FastMCStrategy:
 
     @staticmethod
     def _fallback(game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None],
-                  rng: random.Random) -> Move:
+                  rng: random.Random, options: PlayOptions) -> Move:
         """No core for this game here: flatmc's Python playouts, said once a move."""
         from .flat_mc import FlatMCStrategy
 
         report(Info(string=f"fastmc: no C playout core for {game.name} here (not compiled, or none written); "
                            "playing flatmc's Python playouts"))
-        return FlatMCStrategy().choose(game, limits, stop, report, rng)
+        return FlatMCStrategy().choose(game, limits, stop, report, rng, options)

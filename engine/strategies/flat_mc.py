@@ -33,7 +33,7 @@ from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
-from .base import Limits
+from .base import PLAY_DEFAULTS, Limits, PlayOptions
 from .heuristic import ranked_moves
 
 ALL_MOVES_UP_TO = 24
@@ -57,9 +57,9 @@ class FlatMCStrategy:
     name = "flatmc"
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
-               report: Callable[[Info], None], rng: random.Random) -> Move:
+               report: Callable[[Info], None], rng: random.Random, options: PlayOptions = PLAY_DEFAULTS) -> Move:
         started = time.monotonic()
-        tm = TimeManager(limits, stop, moves_left=_moves_left(game), start=started)
+        tm = TimeManager(limits, stop, moves_left=_moves_left(game), start=started, overhead_ms=options.move_overhead)
         moves = candidates(game, rng)
         if len(moves) == 1:
             report(Info(depth=1, nodes=1, pv=[str(moves[0])]))

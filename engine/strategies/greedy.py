@@ -21,7 +21,7 @@ from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
-from .base import Limits
+from .base import PLAY_DEFAULTS, Limits, PlayOptions
 
 
 class GreedyStrategy:
@@ -30,7 +30,7 @@ class GreedyStrategy:
     name = "greedy"
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
-               report: Callable[[Info], None], rng: random.Random) -> Move:
+               report: Callable[[Info], None], rng: random.Random, options: PlayOptions = PLAY_DEFAULTS) -> Move:
         move, examined = sparring_for(game.name).greedy(game, stop, rng)
         report(Info(depth=1, nodes=examined, pv=[str(move)]))
         return move

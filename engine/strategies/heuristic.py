@@ -19,7 +19,7 @@ from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import PASS, Move
 
-from .base import Limits
+from .base import PLAY_DEFAULTS, Limits, PlayOptions
 
 
 class HeuristicStrategy:
@@ -28,7 +28,7 @@ class HeuristicStrategy:
     name = "heuristic"
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
-               report: Callable[[Info], None], rng: random.Random) -> Move:
+               report: Callable[[Info], None], rng: random.Random, options: PlayOptions = PLAY_DEFAULTS) -> Move:
         scored = ranked_moves(game, rng, stop)
         move = scored[0][1]
         report(Info(depth=1, nodes=len(scored), pv=[str(move)]))

@@ -11,12 +11,13 @@ from collections.abc import Callable, Mapping
 from engine.book import book_move, load_book
 from engine.games import searcher_for
 from engine.search.driver import search
+from engine.search.timeman import DEFAULT_OVERHEAD_MS
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
 from . import skill
-from .base import Limits
+from .base import FULL_SKILL, PLAY_DEFAULTS, Limits, PlayOptions
 
 
 def search_settings(changes: str) -> dict[str, object]:
@@ -43,24 +44,24 @@ class SearchStrategy:
         self._prepared: set[str] = set()
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
-               report: Callable[[Info], None], rng: random.Random) -> Move:
+               report: Callable[[Info], None], rng: random.Random, options: PlayOptions = PLAY_DEFAULTS) -> Move:
         started = time.monotonic()  # the clock runs from the arrival of `go` (limits.started) if known, else from here
-        if limits.skill < skill.FULL and not limits.infinite:   # Skill Level: weaker on purpose
-            weaker = skill.weaker_move(game, limits.skill, rng, stop, report)
+        if options.skill < FULL_SKILL and not limits.infinite:   # Skill Level: weaker on purpose
+            weaker = skill.weaker_move(game, options.skill, rng, stop, report)
             if weaker is not None:
                 return weaker
-            limits = skill.capped(limits, limits.skill)
-        if limits.own_book and not limits.infinite:
+            limits = skill.capped(limits, options.skill)
+        if options.own_book and not limits.infinite:
             move = book_move(game)
             if move is not None:
                 report(Info(pv=[str(move)], string="book move"))
                 return move
-        return self._search(game, limits, stop, report, rng, started)
+        return self._search(game, limits, stop, report, rng, started, options.move_overhead)
 
     def _search(self, game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None] | None,
-                rng: random.Random, started: float | None = None) -> Move:
+                rng: random.Random, started: float | None = None, overhead_ms: int = DEFAULT_OVERHEAD_MS) -> Move:
         return search(game, searcher_for(game.name), limits, stop, report, rng, started=started,
-                      settings=self.settings.get(game.name))
+                      settings=self.settings.get(game.name), overhead_ms=overhead_ms)
 
     def prepare(self, game: Game) -> None:
         """Import the searcher of `game`'s type and run a tiny search (once per game type)."""

@@ -22,7 +22,8 @@ def test_spin_and_combo_options_read_back_typed_after_setoption():
     session = Session(options)
     assert session.variant == "hari" and session.game.name == "hari"
     assert session.rng.random() == Session(options).rng.random()  # seeded from Seed
-    assert session.limits(parse_go("go movetime 100")).move_overhead == 7
+    assert session.play_options().move_overhead == 7
+    assert session.limits(parse_go("go movetime 100")).movetime == 100
 
 
 def test_asking_an_option_as_the_wrong_type_is_a_programming_error():

@@ -15,16 +15,18 @@ import time
 import pytest
 
 from engine.strategies import Limits, fast_mc, make_strategy
+from engine.strategies.base import PLAY_DEFAULTS, PlayOptions
 from protocol import new_game
 from protocol.moves import PASS
 
 GAMES = ("isaac", "foundations", "hari")
 
 
-def _choose(game, limits: Limits, seed: int = 1, stop: threading.Event | None = None, infos=None):
+def _choose(game, limits: Limits, seed: int = 1, stop: threading.Event | None = None, infos=None,
+            options: PlayOptions = PLAY_DEFAULTS):
     sink = infos if infos is not None else []
     return make_strategy("fastmc").choose(game.copy(), limits, stop or threading.Event(), sink.append,
-                                          random.Random(seed))
+                                          random.Random(seed), options)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -54,7 +56,7 @@ def test_reproducible_for_a_node_limit_and_a_seed(name):
 def test_uses_its_movetime_and_reports_plies_and_playouts(name):
     infos: list = []
     start = time.monotonic()
-    move = _choose(new_game(name), Limits(movetime=200, move_overhead=0, started=start), infos=infos)
+    move = _choose(new_game(name), Limits(movetime=200, started=start), infos=infos, options=PlayOptions(move_overhead=0))
     spent = time.monotonic() - start
     assert 0.15 < spent < 0.5
     last = infos[-1]

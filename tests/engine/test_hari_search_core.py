@@ -189,8 +189,8 @@ def test_the_table_changes_the_work_not_the_solved_value():
         assert keyed[2] <= plain[2]
 
 
-def _run(game, limits: Limits, stop: threading.Event | None = None, seed: int = 1):
-    tm = TimeManager(limits, stop or threading.Event())
+def _run(game, limits: Limits, stop: threading.Event | None = None, seed: int = 1, overhead_ms: int = 15):
+    tm = TimeManager(limits, stop or threading.Event(), overhead_ms=overhead_ms)
     ctx = SearchContext(tm, None, HariSettings())
     move, info = SEARCHER.choose(game.copy(), ctx, random.Random(seed))
     return move, info, tm
@@ -207,7 +207,7 @@ def test_node_and_depth_limits():
 def test_movetime_and_stop_are_kept_while_the_core_searches():
     start = new_game("hari")  # 30 plays to go: never solved, the search runs until told
     began = time.perf_counter()
-    move, _, _ = _run(start, Limits(movetime=120, move_overhead=20))
+    move, _, _ = _run(start, Limits(movetime=120), overhead_ms=20)
     assert time.perf_counter() - began < 0.12 + 0.03
     assert start.check_move(move) == move
     stop = threading.Event()

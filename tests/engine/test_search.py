@@ -17,6 +17,7 @@ from engine.games.hari.candidates import candidates as hari_candidates
 from engine.games.isaac import knowledge as isaac_knowledge
 from engine.search.timeman import DEFAULT_MOVETIME_MS, SAFETY_MS, TimeManager, plan_budget
 from engine.strategies import Limits
+from engine.strategies.base import PLAY_DEFAULTS, PlayOptions
 from engine.strategies.search_strategy import SearchStrategy
 from protocol import game_from_position, new_game
 from protocol.board import DARK
@@ -39,13 +40,13 @@ MIDGAMES = [
 ALL_POSITIONS = list(STARTS.values()) + MIDGAMES
 
 
-def run(position, limits, seed=1, stop=None):
+def run(position, limits, seed=1, stop=None, options=PLAY_DEFAULTS):
     """(move, infos, seconds) of one search from a position string."""
     game = game_from_position(position)
     infos = []
     start = time.perf_counter()
     move = SearchStrategy().choose(game, limits, stop or threading.Event(), infos.append,
-                                   random.Random(seed))
+                                   random.Random(seed), options)
     return move, infos, time.perf_counter() - start
 
 
@@ -115,7 +116,7 @@ def test_foundations_candidates_cover_every_legal_move_and_keep_the_best():
 @pytest.mark.parametrize("position", [STARTS["isaac"], MIDGAMES[2], MIDGAMES[3], MIDGAMES[1]],
                          ids=["isaac", "foundations", "hari", "isaac-scoring"])
 def test_movetime_is_respected(position):
-    move, infos, seconds = run(position, Limits(movetime=150, move_overhead=30))
+    move, infos, seconds = run(position, Limits(movetime=150), options=PlayOptions(move_overhead=30))
     assert_legal(position, move)
     assert infos[-1].time <= 150 - 30 + 10  # it plans movetime - MoveOverhead and stops on time
     assert seconds * 1000 < 150 + 60  # wall clock, with room for a busy test machine
@@ -196,16 +197,16 @@ def test_search_is_deterministic_with_a_seed_and_node_limit():
 # -- time manager -------------------------------------------------------------------
 
 def test_budget_movetime_keeps_the_overhead():
-    budget = plan_budget(Limits(movetime=100, move_overhead=30), moves_left=10)
+    budget = plan_budget(Limits(movetime=100), moves_left=10, overhead_ms=30)
     assert budget.soft_ms == budget.hard_ms == 100 - 30 - SAFETY_MS
-    tiny = plan_budget(Limits(movetime=20, move_overhead=30), moves_left=10)
+    tiny = plan_budget(Limits(movetime=20), moves_left=10, overhead_ms=30)
     assert 0 < tiny.hard_ms <= 20
 
 
 def test_budget_spends_the_whole_clock_only_on_movestogo_1():
     """The search's estimate of one move left keeps to a quarter of the clock; `movestogo 1` may use it all."""
-    estimated = plan_budget(Limits(time_left=3_000, increment=100, move_overhead=30), moves_left=1)
-    told = plan_budget(Limits(time_left=3_000, increment=100, movestogo=1, move_overhead=30), moves_left=1)
+    estimated = plan_budget(Limits(time_left=3_000, increment=100), moves_left=1, overhead_ms=30)
+    told = plan_budget(Limits(time_left=3_000, increment=100, movestogo=1), moves_left=1, overhead_ms=30)
     available = 3_000 - 30 - SAFETY_MS - 0.02 * 3_000
     assert estimated.soft_ms <= 0.25 * available + 0.8 * 100
     assert estimated.hard_ms <= 0.6 * available + 0.8 * 100
@@ -215,8 +216,8 @@ def test_budget_spends_the_whole_clock_only_on_movestogo_1():
 @pytest.mark.parametrize("time_left,inc,togo", [(60_000, 0, None), (1_000, 0, None), (200, 50, None),
                                                  (5_000, 0, 1), (50, 0, None), (10_000, 1_000, 3)])
 def test_budget_clock_never_spends_the_reserve(time_left, inc, togo):
-    limits = Limits(time_left=time_left, increment=inc, movestogo=togo, move_overhead=30)
-    budget = plan_budget(limits, moves_left=12)
+    limits = Limits(time_left=time_left, increment=inc, movestogo=togo)
+    budget = plan_budget(limits, moves_left=12, overhead_ms=30)
     assert 0 < budget.soft_ms <= budget.hard_ms
     assert budget.hard_ms <= max(1, time_left - 30 - SAFETY_MS)
     if togo is None:
@@ -227,7 +228,7 @@ def test_budget_without_time_limits():
     assert plan_budget(Limits(infinite=True), 10).hard_ms is None
     assert plan_budget(Limits(depth=3), 10).hard_ms is None
     assert plan_budget(Limits(nodes=1000), 10).hard_ms is None
-    assert plan_budget(Limits(), 10).hard_ms == DEFAULT_MOVETIME_MS - Limits().move_overhead
+    assert plan_budget(Limits(), 10).hard_ms == DEFAULT_MOVETIME_MS - PLAY_DEFAULTS.move_overhead
 
 
 def test_time_manager_counts_nodes_and_sees_stop():
@@ -334,9 +335,10 @@ def test_a_whole_game_on_a_short_clock_never_runs_out(name):
             game.push(PASS)
             continue
         if game.turn == DARK:
-            limits = Limits(time_left=int(clock_ms), move_overhead=overhead)
+            limits = Limits(time_left=int(clock_ms))
             start = time.perf_counter()
-            move = strategy.choose(game.copy(), limits, threading.Event(), lambda _: None, rng)
+            move = strategy.choose(game.copy(), limits, threading.Event(), lambda _: None, rng,
+                                   PlayOptions(move_overhead=overhead))
             clock_ms -= (time.perf_counter() - start) * 1000 + overhead
             assert clock_ms > 0
         else:

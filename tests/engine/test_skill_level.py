@@ -9,12 +9,12 @@ import threading
 import pytest
 
 from engine.strategies import skill
-from engine.strategies.base import Limits
+from engine.strategies.base import Limits, PlayOptions
 from engine.strategies.heuristic import ranked_moves
 from engine.strategies.search_strategy import SearchStrategy
 from protocol import new_game
 from protocol.game import Game
-from protocol.messages import Info, parse_go
+from protocol.messages import Info
 from tests.support.inprocess_engine import InProcessEngine
 
 
@@ -31,8 +31,8 @@ def _positions(game_name: str, plies: int, seed: int) -> list[Game]:
 
 def _choose(game: Game, level: int, nodes: int, seed: int = 1) -> tuple[str, list[Info]]:
     infos: list[Info] = []
-    move = SearchStrategy().choose(game.copy(), Limits(nodes=nodes, skill=level, own_book=False),
-                                   threading.Event(), infos.append, random.Random(seed))
+    move = SearchStrategy().choose(game.copy(), Limits(nodes=nodes), threading.Event(), infos.append,
+                                   random.Random(seed), PlayOptions(skill=level, own_book=False))
     return str(move), infos
 
 
@@ -42,7 +42,7 @@ def test_the_option_is_announced_and_reaches_the_search():
     _, line = engine.wait_for(lambda text: "Skill Level" in text)
     assert line == "option name Skill Level type spin default 20 min 0 max 20"
     engine.send("setoption name Skill Level value 7")
-    assert engine.engine.session.limits(parse_go("go nodes 10")).skill == 7
+    assert engine.engine.session.play_options().skill == 7
     engine.send("setoption name skill level value 21")
     _, error = engine.wait_for(lambda text: text.startswith("info string error"))
     assert "Skill Level" in error or "at most 20" in error
@@ -58,7 +58,7 @@ def test_the_tables_fall_with_the_level():
 @pytest.mark.parametrize("game_name", ["hari", "foundations", "isaac"])
 def test_full_strength_is_the_search_itself(game_name):
     for game in _positions(game_name, 12, 3)[4::4]:
-        limits = Limits(nodes=1500, own_book=False)
+        limits = Limits(nodes=1500)
         infos: list[Info] = []
         plain = SearchStrategy().choose(game.copy(), limits, threading.Event(), infos.append, random.Random(1))
         move, skilled = _choose(game, 20, 1500)

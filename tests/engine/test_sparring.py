@@ -8,13 +8,14 @@ import threading
 import pytest
 
 from engine.strategies import STRATEGY_NAMES, Limits, make_strategy
+from engine.strategies.base import PLAY_DEFAULTS, PlayOptions
 from protocol import game_from_position, new_game
 from protocol.moves import PASS, HariMove
 
 
-def _choose(name: str, game, limits: Limits, seed: int = 1):
+def _choose(name: str, game, limits: Limits, seed: int = 1, options: PlayOptions = PLAY_DEFAULTS):
     return make_strategy(name).choose(game.copy(), limits, threading.Event(), lambda info: None,
-                                      random.Random(seed))
+                                      random.Random(seed), options)
 
 
 def test_registry_names_the_new_partners():
@@ -86,4 +87,4 @@ FORCED_PASS = {
 def test_every_strategy_passes_when_it_must(game_name, name):
     game = game_from_position(FORCED_PASS[game_name])
     assert list(game.legal_moves()) == [PASS]
-    assert _choose(name, game, Limits(movetime=50, move_overhead=0)) == PASS
+    assert _choose(name, game, Limits(movetime=50), options=PlayOptions(move_overhead=0)) == PASS

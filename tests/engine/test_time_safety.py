@@ -16,7 +16,8 @@ from engine.output import Output
 from engine.search import driver
 from engine.search.timeman import LATENESS, LATENESS_CAP_MS, SAFETY_MS, Lateness, TimeManager, plan_budget
 from engine.strategies.base import Limits
-from engine.uci import READ_AHEAD, Engine, TooLong, stamped_lines
+from engine.reader import READ_AHEAD, TooLong, stamped_lines
+from engine.uci import Engine
 from protocol import new_game
 from protocol.messages import MAX_LINE, Info
 
@@ -30,7 +31,7 @@ def _no_lateness_left_behind():
 
 def test_the_clock_starts_at_limits_started_when_it_is_earlier():
     now = time.monotonic()
-    tm = TimeManager(Limits(movetime=100, move_overhead=30, started=now - 0.040), threading.Event(), start=now)
+    tm = TimeManager(Limits(movetime=100, started=now - 0.040), threading.Event(), start=now, overhead_ms=30)
     assert tm.start == pytest.approx(now - 0.040)
     assert tm.elapsed_ms() >= 40
     assert tm.hard_deadline() == pytest.approx(now - 0.040 + (100 - 30 - SAFETY_MS) / 1000)
@@ -45,7 +46,7 @@ class _Recorder:
     def __init__(self) -> None:
         self.limits: list[Limits] = []
 
-    def choose(self, game, limits, stop, report, rng):
+    def choose(self, game, limits, stop, report, rng, options):
         self.limits.append(limits)
         return next(iter(game.legal_moves()))
 
@@ -143,20 +144,20 @@ def test_the_reader_thread_ends_with_the_loop_even_when_it_is_far_ahead():
 
 def test_lateness_is_reserved_then_fades_and_is_capped():
     late = Lateness()
-    base = plan_budget(Limits(movetime=100, move_overhead=30), 10)
+    base = plan_budget(Limits(movetime=100), 10, overhead_ms=30)
     late.record(-5)  # on time: nothing to keep
     assert late.reserve_ms() == 0
     late.record(12)
-    assert plan_budget(Limits(movetime=100, move_overhead=30), 10, late.reserve_ms()).hard_ms == base.hard_ms - 12
+    assert plan_budget(Limits(movetime=100), 10, late.reserve_ms(), 30).hard_ms == base.hard_ms - 12
     for _ in range(20):
         late.record(0)
     assert late.reserve_ms() < 1
     late.record(1000)
     assert late.reserve_ms() == LATENESS_CAP_MS
     # never less than a quarter of movetime, whatever the reserve
-    assert plan_budget(Limits(movetime=100, move_overhead=30), 10, 1000).hard_ms == 25
-    clock = plan_budget(Limits(time_left=1000, movestogo=1, move_overhead=30), 1, 0)
-    assert plan_budget(Limits(time_left=1000, movestogo=1, move_overhead=30), 1, 40).hard_ms == clock.hard_ms - 40
+    assert plan_budget(Limits(movetime=100), 10, 1000, 30).hard_ms == 25
+    clock = plan_budget(Limits(time_left=1000, movestogo=1), 1, 0, 30)
+    assert plan_budget(Limits(time_left=1000, movestogo=1), 1, 40, 30).hard_ms == clock.hard_ms - 40
 
 
 def _stuck_searcher(seconds: float, pv: str | None, after: list[str]):
@@ -178,8 +179,8 @@ def test_a_searcher_stuck_past_its_deadline_is_answered_for(monkeypatch, pv):
     after: list[str] = []
     infos: list[Info] = []
     began = time.monotonic()
-    move = driver.search(game, _stuck_searcher(0.6, pv, after), Limits(movetime=100, move_overhead=30),
-                         threading.Event(), infos.append, random.Random(1), started=began)
+    move = driver.search(game, _stuck_searcher(0.6, pv, after), Limits(movetime=100),
+                         threading.Event(), infos.append, random.Random(1), started=began, overhead_ms=30)
     took = time.monotonic() - began
     assert took < 0.4  # 65 ms of budget + 10 ms of grace; generous for a loaded machine
     expected = game.parse_move(pv) if pv else next(iter(game.legal_moves()))
