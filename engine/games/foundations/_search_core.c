@@ -11,7 +11,7 @@
  * and model, move for move and value for value; the playout core is `fastmc`'s fixed yardstick).
  * The tests replay its playouts' moves on protocol's FoundationsGame (every one legal, the
  * same end) and compare its model with the Python one, value for value
- * (tests/engine/test_foundations_search_core.py).
+ * (tests/engine/games/foundations/test_foundations_search_core.py).
  *
  * The playout policy is playout_policy.play_out's: the shortest length that fits,
  * `deviate` of the time the length of a uniformly drawn legal placement instead, placed

@@ -13,10 +13,10 @@ import types
 import pytest
 
 from engine.output import Output
+from engine.reader import READ_AHEAD, TooLong, stamped_lines
 from engine.search import driver
 from engine.search.timeman import LATENESS, LATENESS_CAP_MS, SAFETY_MS, Lateness, TimeManager, plan_budget
 from engine.strategies.base import Limits
-from engine.reader import READ_AHEAD, TooLong, stamped_lines
 from engine.uci import Engine
 from protocol import new_game
 from protocol.messages import MAX_LINE, Info

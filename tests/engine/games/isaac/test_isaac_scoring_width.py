@@ -11,7 +11,7 @@ from engine.games.isaac import knowledge as K
 from engine.games.isaac.search import _ab_candidates, choose_scoring, scoring_alpha_beta
 from engine.games.isaac.settings import IsaacSettings
 from protocol.games.isaac.rules import IsaacGame
-from tests.engine.test_alphabeta_table import SCORING_STARTS, _random_scoring_starts
+from tests.engine.games.isaac.test_alphabeta_table import SCORING_STARTS, _random_scoring_starts
 from tests.support.search import context
 
 STARTS = SCORING_STARTS + _random_scoring_starts(4, seed=11)

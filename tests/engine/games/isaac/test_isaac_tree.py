@@ -1,6 +1,6 @@
 """ISAAC's search tree in C (engine/games/isaac/_tree_game.h over engine/search/native/_tree.h, playout_core.new_tree).
 
-The tree's algorithm is the one tests/engine/test_foundations_tree.py holds to engine/search/mcts.py
+The tree's algorithm is the one tests/engine/games/foundations/test_foundations_tree.py holds to engine/search/mcts.py
 visit for visit. These tests hold ISAAC's part of it: its placement candidates are knowledge's
 placement guesses, value for value and in the same order; its lines are legal on IsaacGame, through
 the removals too (or, with them off, no line goes on into them); a search is reproducible; and bad

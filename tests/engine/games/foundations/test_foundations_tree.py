@@ -23,7 +23,7 @@ from engine.games.foundations.search import SEARCHER, FoundationsKnowledge
 from engine.games.foundations.settings import FoundationsSettings
 from engine.games.foundations.value import WEIGHTS
 from engine.search.mcts import MCTS, MCTSSettings
-from tests.engine.test_foundations_search_core import POSITIONS
+from tests.engine.games.foundations.test_foundations_search_core import POSITIONS
 from tests.support.search import context
 
 SETTINGS = FoundationsSettings()
