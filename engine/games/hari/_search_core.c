@@ -24,7 +24,7 @@
 
 static uint64_t ZOB_PIECE[2][NSEG], ZOB_HAND[2][8][8], ZOB_MIN[2][8], ZOB_TURN, ZOB_PASS[3][3];
 
-/* The segments, the slides (_slides.h) and the Zobrist keys of the transposition table. */
+/* The segments, the slides (_shared.h) and the Zobrist keys of the transposition table. */
 static void build_tables(void) {
     build_segments();
     build_slide_tables();

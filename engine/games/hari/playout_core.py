@@ -1,7 +1,7 @@
 """HARI's playout core in C, seen from Python: the position as the core reads it, its answers as moves.
 
 The core (engine/games/hari/_playout_core.c) holds its own model of the position (why HARI has two:
-engine/games/hari/_slides.h), root candidates (snug placements per length, the shortest piece's
+engine/games/hari/_shared.h), root candidates (snug placements per length, the shortest piece's
 discard, one own piece slid to make room) and epsilon-greedy playouts to the end of the game
 (slides where the policy needs them: upgrades when nothing fits); the `fastmc` sparring partner
 (FASTMC) runs flat Monte Carlo over them and has its move vetted by ``check_move``
