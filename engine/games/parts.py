@@ -151,6 +151,17 @@ class GameParts:
     sparring: Callable[[], Sparring] | None = None
     playout_core: Callable[[], PlayoutCore | None] | None = None
 
+    @classmethod
+    def standard(cls, package: str) -> GameParts:
+        """The parts of a game package laid out as the three games' are, each module imported when a
+        strategy first asks: search.SEARCHER, ranking.RANKING, sparring.SPARRING and playout_core.FASTMC,
+        each declared there with its type (mypy checks them there). A game laid out otherwise, or with
+        fewer parts, writes its own loaders (tests/engine/games/test_toy_game_engine.py)."""
+        def loader(module: str, name: str) -> Callable[[], Any]:
+            return lambda: getattr(import_module(f"{package}.{module}"), name)
+        return cls(searcher=loader("search", "SEARCHER"), ranking=loader("ranking", "RANKING"),
+                   sparring=loader("sparring", "SPARRING"), playout_core=loader("playout_core", "FASTMC"))
+
 
 def narrowed(game: Game, kind: type[G], who: str) -> G:
     """`game` as the game class a part works on; TypeError naming the part if it is another game."""

@@ -13,7 +13,7 @@ import random
 import threading
 
 from engine.games.packing import NEIGHBOURS, pack_value
-from engine.games.parts import Ranked, narrowed
+from engine.games.parts import Ranked, Ranking, narrowed
 from protocol.board import LENGTHS, hand_value
 from protocol.game import Game
 from protocol.games.foundations.rules import FoundationsGame
@@ -38,6 +38,10 @@ def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = 
     """(score, move) best first; [(0, PASS)] when the mover must pass. With `stop` set, the
     moves judged so far."""
     return _ranked(narrowed(game, FoundationsGame, "FOUNDATIONS' ranking"), rng, stop)
+
+
+RANKING: Ranking = ranked_moves
+"""The `heuristic` partner's ranking, as GameParts.standard loads it."""
 
 
 def _ranked(game: FoundationsGame, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Move]]:

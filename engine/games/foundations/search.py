@@ -25,6 +25,7 @@ import random
 from engine.search.context import SearchContext
 from engine.search.ctree import run_tree
 from engine.search.mcts import Scored, run_mcts
+from engine.search.searcher import Searcher
 from protocol.game import Game
 from protocol.games.foundations.rules import FoundationsGame
 from protocol.messages import Info
@@ -102,4 +103,5 @@ class FoundationsSearcher:
         return run_mcts(game, FoundationsKnowledge(s), ctx, rng, root, s.mcts)
 
 
-SEARCHER = FoundationsSearcher()
+SEARCHER: Searcher[FoundationsSettings] = FoundationsSearcher()
+"""The game's searcher, as GameParts.standard loads it."""

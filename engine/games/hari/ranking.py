@@ -14,7 +14,7 @@ import random
 import threading
 
 from engine.games.generic import judged
-from engine.games.parts import Ranked, narrowed
+from engine.games.parts import Ranked, Ranking, narrowed
 from protocol.game import Game
 from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Move
@@ -34,6 +34,10 @@ def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = 
     """(race margin, move) of the candidates, best first; [(0, PASS)] when the mover must pass.
     With `stop` set, the moves judged so far."""
     return _ranked(narrowed(game, HariGame, "HARI's ranking"), rng, stop)
+
+
+RANKING: Ranking = ranked_moves
+"""The `heuristic` partner's ranking, as GameParts.standard loads it."""
 
 
 def _ranked(game: HariGame, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Move]]:

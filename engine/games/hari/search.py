@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
+from engine.search.searcher import Searcher
 from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
 from protocol.games.hari.rules import HariGame
@@ -136,4 +137,5 @@ def _hari(game: Game) -> HariGame:
     return game
 
 
-SEARCHER = HariSearcher()
+SEARCHER: Searcher[HariSettings] = HariSearcher()
+"""The game's searcher, as GameParts.standard loads it."""

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 
 from engine.games.generic import judged
-from engine.games.parts import Ranked, narrowed
+from engine.games.parts import Ranked, Ranking, narrowed
 from protocol.game import Game
 from protocol.games.isaac.rules import IsaacGame
 from protocol.moves import PASS, Move
@@ -30,6 +30,10 @@ def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = 
     """(score, move) best first; [(0, PASS)] when the mover must pass. With `stop` set, the
     moves judged so far."""
     return _ranked(narrowed(game, IsaacGame, "ISAAC's ranking"), rng, stop)
+
+
+RANKING: Ranking = ranked_moves
+"""The `heuristic` partner's ranking, as GameParts.standard loads it."""
 
 
 def _ranked(game: IsaacGame, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Move]]:

@@ -32,6 +32,7 @@ from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
 from engine.search.ctree import run_tree
 from engine.search.mcts import Scored, run_mcts
+from engine.search.searcher import Searcher
 from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
 from protocol.games.isaac.rules import IsaacGame
@@ -221,4 +222,5 @@ def _isaac(game: Game) -> IsaacGame:
     return game
 
 
-SEARCHER = IsaacSearcher()
+SEARCHER: Searcher[IsaacSettings] = IsaacSearcher()
+"""The game's searcher, as GameParts.standard loads it."""
