@@ -14,19 +14,10 @@ import pytest
 
 import protocol
 from referee.cli import main
-from referee.sandbox import SandboxError, check_available
 from tests.examples.starters import JS_STARTER, PYTHON_STARTER
+from tests.support.sandbox import needs_bwrap
 
 pytestmark = pytest.mark.sandbox
-
-try:
-    check_available("bwrap")
-    BWRAP_PROBLEM = None
-except SandboxError as exc:
-    BWRAP_PROBLEM = str(exc)
-
-needs_bwrap = pytest.mark.skipif(BWRAP_PROBLEM is not None and not os.environ.get("CI"),
-                                 reason=f"bwrap unusable here: {BWRAP_PROBLEM}")
 
 
 def python_engine(readable: bool) -> list[str]:
