@@ -29,21 +29,20 @@ def starter(c_starter: Path):
 
 
 def test_conformance_check_in_all_three_games(c_starter: Path):
-    """Required tier: every check passes. Recommended: everything but what the starter leaves out on
-    purpose (it lists no HARI slides, so no HARI perft or `moves`; no GUI commands)."""
+    """Both tiers pass: what the starter leaves out on purpose (it lists no HARI slides, so no HARI perft
+    or `moves`; no GUI commands) it answers with an error line, which SPEC 9.6 allows (SKIP)."""
     report = run_check([str(c_starter)], options={"Seed": "5"}, timeout=0.5, start_timeout=5.0)
-    assert report.ok, report.render()
+    assert report.ok and report.conforms, report.render()
     results = {r.name: r for r in report.results}
     for game in protocol.GAME_NAMES:
         for check in ("new game", "go from startpos", "go after moves", "go from position string",
                       "bestmove pass when forced"):
             assert results[f"{game}: {check}"].status == Status.PASS, report.render()
     assert all(r.status == Status.PASS for r in report.tier_results(Tier.REQUIRED)), report.render()
-    expected_gaps = {f"hari: go perft {d} ({where})" for d, where in
-                     ((1, "start"), (2, "start"), (1, "mid-game"), (1, "late"), (2, "late"))}
-    expected_skips = {f"{g}: {c}" for g in protocol.GAME_NAMES for c in ("state", "steps")} | {"hari: moves"}
+    expected_skips = ({f"{g}: {c}" for g in protocol.GAME_NAMES for c in ("state", "steps")}
+                      | {"hari: moves"} | {f"hari: go perft {d} ({where})" for d, where in
+                                          ((1, "start"), (2, "start"), (1, "mid-game"), (1, "late"), (2, "late"))})
     recommended = {r.name: r.status for r in report.tier_results(Tier.RECOMMENDED)}
-    assert {n for n, s in recommended.items() if s == Status.FAIL} == expected_gaps, report.render()
     assert {n for n, s in recommended.items() if s == Status.SKIP} == expected_skips, report.render()
     for game in ("isaac", "foundations"):   # perft and moves agree with protocol/ move by move
         assert recommended[f"{game}: go perft 2 (late)"] == Status.PASS

@@ -65,3 +65,15 @@ def test_js_and_rust_starters_play_each_other_sandboxed(tmp_path: Path, rust_sta
         assert main(argv) == 0
         records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
         assert [r["termination"] for r in records] == ["normal", "normal"], [r["reason"] for r in records]
+
+
+@needs_bwrap
+def test_the_check_runs_a_starter_the_way_a_host_will(capsys: pytest.CaptureFixture[str]):
+    """`check --sandbox bwrap`: the Python starter sees protocol/ only through --readable, and passes."""
+    argv = ["check", "--game", "hari", "--sandbox", "bwrap", "--dir", str(PYTHON_STARTER.parent),
+            "--readable", "../../protocol", sys.executable, "starter.py"]
+    assert main(argv) == 0, capsys.readouterr().out
+    assert "the engine conforms" in capsys.readouterr().out
+    assert main(argv[:-4] + [sys.executable, "starter.py"]) == 1      # without --readable: no protocol
+    out = capsys.readouterr().out
+    assert "starter.py needs isaac-arena's `protocol` package" in out and "FAIL  start-up" in out
