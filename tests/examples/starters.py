@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import os
 import queue
+import random
 import shutil
 import signal
 import subprocess
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import protocol
 from tests.support.paths import REPO
 
 EXAMPLES = REPO / "examples"
@@ -52,6 +54,23 @@ def build_rust_starter(into: Path, toolchain: Path | None = None) -> Path:
                           capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0 and "warning" not in done.stderr, f"cargo failed or warned:\n{done.stderr}"
     return into / "release" / "isaac-starter"
+
+
+def random_game_positions(game_type: str, seeds: range) -> Iterator[tuple[int, protocol.Game, list[str]]]:
+    """Every position of seeded random games of protocol/ (HARI: uniform among all moves, so most of
+    them slide), with the game's seed and the plies that led there (the game object moves on: read it
+    before the next position is drawn)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = protocol.new_game(game_type)
+        plies: list[str] = []
+        while True:
+            yield seed, game, plies
+            move = game.random_move(rng)
+            if move is None:
+                break
+            game.push(move)
+            plies.append(str(move))
 
 
 class Starter:

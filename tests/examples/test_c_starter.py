@@ -5,7 +5,6 @@ passes `isaac-referee check`, and plays whole games the referee validates move b
 from __future__ import annotations
 
 import json
-import random
 import re
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ import pytest
 import protocol
 from referee.check import Status, Tier, run_check
 from referee.cli import main
-from tests.examples.starters import C_DIR, Starter, c_sources
+from tests.examples.starters import C_DIR, Starter, c_sources, random_game_positions
 
 pytestmark = pytest.mark.slow
 
@@ -55,24 +54,14 @@ def test_tracks_every_position_and_lists_the_legal_moves(starter: Starter):
     compared = {game: 0 for game in protocol.GAME_NAMES}
     for game_type in protocol.GAME_NAMES:
         starter.send(f"setoption name UCI_Variant value {game_type}")
-        for seed in range(8):
-            rng = random.Random(seed)
-            game = protocol.new_game(game_type)
-            plies: list[str] = []
-            while True:
-                starter.send("position startpos" + (" moves " + " ".join(plies) if plies else ""))
-                shown = starter.ask("d", lambda line: line.startswith("Position: "))[-1]
-                assert shown == f"Position: {game.position()}", f"{game_type} seed {seed} after {plies}"
-                if game_type != "hari":
-                    listed = starter.ask("moves", lambda line: line.startswith(("moves", "info")))[-1]
-                    assert sorted(listed.split()[1:]) == sorted(map(str, game.legal_moves())), (game_type, plies)
-                compared[game_type] += 1
-                if game.is_over():
-                    break
-                move = game.random_move(rng)
-                assert move is not None
-                game.push(move)
-                plies.append(str(move))
+        for seed, game, plies in random_game_positions(game_type, range(8)):
+            starter.send("position startpos" + (" moves " + " ".join(plies) if plies else ""))
+            shown = starter.ask("d", lambda line: line.startswith("Position: "))[-1]
+            assert shown == f"Position: {game.position()}", f"{game_type} seed {seed} after {plies}"
+            if game_type != "hari":
+                listed = starter.ask("moves", lambda line: line.startswith(("moves", "info")))[-1]
+                assert sorted(listed.split()[1:]) == sorted(map(str, game.legal_moves())), (game_type, plies)
+            compared[game_type] += 1
     assert min(compared.values()) > 8 * 8, compared
 
 

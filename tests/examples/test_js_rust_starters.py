@@ -17,7 +17,7 @@ import pytest
 import protocol
 from referee.check import Status, run_check
 from referee.cli import main
-from tests.examples.starters import DEBIAN_TOOLCHAIN, Starter, build_rust_starter
+from tests.examples.starters import DEBIAN_TOOLCHAIN, Starter, build_rust_starter, random_game_positions
 
 pytestmark = pytest.mark.slow
 
@@ -43,28 +43,18 @@ def test_tracks_every_position_and_lists_the_same_moves(starter: Starter):
     compared = {game: 0 for game in protocol.GAME_NAMES}
     for game_type in protocol.GAME_NAMES:
         starter.send(f"setoption name UCI_Variant value {game_type}")
-        for seed in range(5):
-            rng = random.Random(seed)
-            game = protocol.new_game(game_type)
-            plies: list[str] = []
-            while True:
-                starter.send(f"position fen {game.position()}" if seed % 2 else
-                             "position startpos" + (" moves " + " ".join(plies) if plies else ""))
-                assert _position_shown(starter) == f"Position: {game.position()}", (game_type, seed, plies)
-                count = game.count_legal_moves()
-                if count <= LISTED:
-                    listed = starter.ask("moves", lambda line: line.startswith(("moves", "info")))[-1]
-                    assert sorted(listed.split()[1:]) == sorted(map(str, game.legal_moves())), game.position()
-                else:
-                    total = starter.ask("go perft 1", lambda line: line.startswith("Nodes searched"))[-1]
-                    assert total == f"Nodes searched: {count}", game.position()
-                compared[game_type] += 1
-                if game.is_over():
-                    break
-                move = game.random_move(rng)
-                assert move is not None
-                game.push(move)
-                plies.append(str(move))
+        for seed, game, plies in random_game_positions(game_type, range(5)):
+            starter.send(f"position fen {game.position()}" if seed % 2 else
+                         "position startpos" + (" moves " + " ".join(plies) if plies else ""))
+            assert _position_shown(starter) == f"Position: {game.position()}", (game_type, seed, plies)
+            count = game.count_legal_moves()
+            if count <= LISTED:
+                listed = starter.ask("moves", lambda line: line.startswith(("moves", "info")))[-1]
+                assert sorted(listed.split()[1:]) == sorted(map(str, game.legal_moves())), game.position()
+            else:
+                total = starter.ask("go perft 1", lambda line: line.startswith("Nodes searched"))[-1]
+                assert total == f"Nodes searched: {count}", game.position()
+            compared[game_type] += 1
     assert min(compared.values()) > 5 * 8, compared
 
 
