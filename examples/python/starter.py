@@ -158,6 +158,7 @@ class Search(threading.Thread):
         budget = budget_ms(go, game.turn)
         self.deadline = None if budget is None else started + budget / 1000
         self.best: Move | None = None
+        self.fallback = next(iter(game.legal_moves()))   # the rules' first legal move: found at once
         self.samples = 0
         self.ready = threading.Event()           # self.best is set
         self._answered = False
@@ -211,14 +212,16 @@ class Search(threading.Thread):
     def answer(self) -> None:
         """Print the best move so far, once, whoever calls first: the search when done, the timer
         at the deadline, or `stop`. The search stops looking."""
-        self.ready.wait()                        # the first move comes within a millisecond or two
+        # think's first move comes within a millisecond or two; on a machine too busy for that, the
+        # rules' first legal move is played once half the reserve is spent
+        latest = None if self.deadline is None else self.deadline + RESERVE_MS / 2000
+        self.ready.wait(None if latest is None else max(0.0, latest - time.monotonic()))
         with self._once:
             if self._answered:
                 return
             self._answered = True
         self.stopped.set()
-        move = self.best
-        assert move is not None, "think sets a move before anything can stop it"
+        move = self.best if self.ready.is_set() and self.best is not None else self.fallback
         elapsed = int((time.monotonic() - self.started) * 1000)
         self.finish(self, [Info(depth=1, time=elapsed, nodes=self.samples, pv=[str(move)]).format(),
                            format_bestmove(move)])
