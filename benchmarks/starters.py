@@ -150,9 +150,8 @@ def main() -> int:
                     result = tally(records)
                     lost += sum(result["forfeits"].values())
                     print(report(starter, game, tc, seconds, (before, os.getloadavg()[0]), result), flush=True)
-    finally:
-        if args.out is None:
-            shutil.rmtree(work, ignore_errors=True)
+    finally:   # the builds (and the runs, unless --out keeps them elsewhere)
+        shutil.rmtree(work, ignore_errors=True)
     return 1 if lost else 0
 
 
