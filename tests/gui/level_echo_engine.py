@@ -1,7 +1,9 @@
 """A test engine that tells what the GUI asked of it: it declares `Skill Level` (as the reference
-engine does), and on each `go` reports `info string skill <n> go <the go line's limits>` and a PV of
-a placement, then moves: after the `movetime` it was given, or, given a clock, only when told to
-`stop` (so a test can see the Stop button at work). Its move is the first legal placement.
+engine does), and on each `go` reports `info depth 1 ... pv <move> [<reply>] string skill <n> go
+<the go line's limits>`, then moves: after the `movetime` it was given, or, given a clock, only when
+told to `stop` (so a test can see the Stop button at work), reporting again every 100 ms with more
+nodes until then. Its move is the first legal placement; in HARI the PV's second move is the first
+reply that slides a piece (so a test sees slides drawn as arrows).
 """
 
 from __future__ import annotations
@@ -31,11 +33,34 @@ def chosen(game: protocol.Game) -> str:
     return next((m for m in moves if SEGMENT.search(m)), moves[0] if moves else "(none)")
 
 
+def principal_variation(game: protocol.Game, move: str) -> list[str]:
+    """The move, then (HARI) the first reply that slides a piece along the board."""
+    pv = [move]
+    if game.state().game == "hari" and move != "(none)":
+        after = game.copy()
+        after.play(move)
+        if not after.is_over():
+            pv += [m for m in (str(x) for x in after.legal_moves()) if ">" in m and ">off" not in m][:1]
+    return pv
+
+
 def main() -> None:
     variant = protocol.GAME_NAMES[0]
     game = protocol.new_game(variant)
     skill = "20"
     pending: list[str] = []
+
+    def report(move: str, line: str) -> None:
+        """Every 100 ms until the move is made: the same line with more nodes (a search going on)."""
+        nodes = 0
+        while True:
+            threading.Event().wait(0.1)
+            nodes += 1000
+            with out_lock:
+                if not (pending and pending[-1] == move):
+                    return
+                sys.stdout.write(f"info nodes {nodes} {line}\n")
+                sys.stdout.flush()
 
     def answer(move: str) -> None:
         with out_lock:
@@ -72,11 +97,15 @@ def main() -> None:
                 game.play(move)
         elif words[0] == "go":
             move = chosen(game)
-            say(f"info string skill {skill} go {' '.join(words[1:])}", f"info depth 1 time 0 pv {move}")
+            line = (f"depth 1 score cp 20 pv {' '.join(principal_variation(game, move))} "
+                    f"string skill {skill} go {' '.join(words[1:])}")
+            say(f"info {line}")
             pending[:] = [move]
             if "movetime" in words:
                 ms = int(words[words.index("movetime") + 1])
                 threading.Timer(ms / 1000, answer, (move,)).start()
+            else:
+                threading.Thread(target=report, args=(move, line), daemon=True).start()
         elif words[0] == "stop":
             if pending:
                 answer(pending[-1])
