@@ -24,7 +24,8 @@ a 1 s margin: the GUI forfeits nobody for a late level move, so lateness on a lo
 counts as strength, not as a loss (forfeits are printed anyway). Prints per level each game's
 score with its 95% interval over game pairs, the three games pooled, and the pooled Elo
 difference. With --out, a (level, game) whose summary.json is already there is read, not played
-again (a long run can be stopped and resumed).
+again (a long run can be stopped and resumed); --pool DIR,... adds the same (level, game) of other
+runs (another --seed) to each figure, so more games tighten an interval without replaying any.
 """
 
 from __future__ import annotations
@@ -152,23 +153,32 @@ def strength(args: argparse.Namespace, levels: list[Level], games: list[str]) ->
     print(f"each level against {YARDSTICK} at {YARDSTICK_MS} ms a move, {args.strength} games per level and game "
           f"(openings {args.openings}, seed {args.seed}+level, margin {MARGIN_MS} ms, concurrency "
           f"{args.concurrency}); load average {os.getloadavg()[0]:.2f}; runs in {root}")
-    print(f"{'level':>5} {'skill':>5} {'time':>6}   " + "  ".join(f"{g:>20}" for g in games)
+    print(f"{'level':>5} {'skill':>5} {'time':>6}   " + "  ".join(f"{g + ' (games)':>24}" for g in games)
           + f"  {'pooled':>20}  {'Elo (pooled)':>20}  forfeits")
+    measured: dict[int, dict[str, tuple[float, float, float, int]]] = {}
     for level in levels:
         pooled = [0] * 5
         cells, forfeits = [], 0
         for game in games:
-            summary = level_match(level, game, args.strength, args, root / f"level{level.number}-{game}")
-            penta = summary["match"]["pentanomial"]
+            name = f"level{level.number}-{game}"
+            summaries = [level_match(level, game, args.strength, args, root / name)]
+            summaries += [json.loads((Path(d) / name / "summary.json").read_text())
+                          for d in args.pool if (Path(d) / name / "summary.json").is_file()]
+            penta = [sum(counts) for counts in zip(*(s["match"]["pentanomial"] for s in summaries), strict=True)]
             pooled = [a + b for a, b in zip(pooled, penta, strict=True)]
             score, low, high = score_interval(penta)
-            cells.append(f"{score:5.1f}% [{low:4.1f}, {high:5.1f}]")
-            forfeits += sum(sum(e.get("forfeits_lost", {}).values()) for e in summary["engines"])
+            cells.append(f"{score:5.1f}% [{low:4.1f}, {high:5.1f}] {2 * sum(penta)}")
+            measured.setdefault(level.number, {})[game] = (score, low, high, 2 * sum(penta))
+            forfeits += sum(sum(e.get("forfeits_lost", {}).values()) for s in summaries for e in s["engines"])
         score, low, high = score_interval(pooled)
         print(f"{level.number:>5} {level.skill:>5} {level.movetime_ms / 1000:>5g}s   "
-              + "  ".join(f"{c:>20}" for c in cells)
+              + "  ".join(f"{c:>24}" for c in cells)
               + f"  {f'{score:5.1f}% [{low:4.1f}, {high:5.1f}]':>20}  {elo_text(pooled):>20}  {forfeits}",
               flush=True)
+    print("as gui/levels.py's MEASURED: {level: {game: Strength(score, low, high, games)}}")
+    for number, per_game in measured.items():
+        cells = ", ".join(f'"{game}": Strength({s:.1f}, {lo:.1f}, {hi:.1f}, {n})' for game, (s, lo, hi, n) in per_game.items())
+        print(f"    {number}: {{{cells}}},")
     return 0
 
 
@@ -185,7 +195,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=52, help="seed of the strength matches (plus the level)")
     parser.add_argument("--concurrency", type=int, default=1, help="games at once in a strength match")
     parser.add_argument("--out", default=None, help="directory of the strength runs (default: a temporary one)")
+    parser.add_argument("--pool", default="", help="other strength runs' directories (comma-separated) whose "
+                        "games of the same level and game are added")
     args = parser.parse_args()
+    args.pool = [d for d in args.pool.split(",") if d]
     if args.strength:
         levels = [lv for lv in (level_of(int(n)) for n in args.levels.split(",")) if lv is not None]
         return strength(args, levels, args.games.split(","))

@@ -35,6 +35,8 @@ MULTIPV_OPTION = "MultiPV"
 MAX_MOVES = 500
 STOP_WAIT = 3.0
 """Seconds a stopped analysis may take to give its bestmove before its engine is restarted."""
+STOP_RETRY = 0.3
+"""Seconds between two `stop`s sent to an analysis that has not answered."""
 
 
 class AnalysisError(ValueError):
@@ -249,14 +251,19 @@ class Analysis:
         self.task = self.searching = None
         if task is None or task.done():
             return
-        if link is not None:
-            await link.stop()
-        done, _ = await asyncio.wait({task}, timeout=STOP_WAIT)
-        if not done:   # it did not stop: a fresh process next time
+        if link is None or not link.searching:
+            task.cancel()   # not started yet: it never sends its `go`
+            await asyncio.wait({task})
+            return
+        loop = asyncio.get_running_loop()
+        end = loop.time() + STOP_WAIT
+        while not task.done() and loop.time() < end:
+            await link.stop()   # again if need be: a `stop` that crossed the `go` on its way is lost
+            await asyncio.wait({task}, timeout=STOP_RETRY)
+        if not task.done():   # it did not stop: a fresh process next time
             task.cancel()
-            if link is not None:
-                self.links = {name: lk for name, lk in self.links.items() if lk is not link}
-                await link.close()
+            self.links = {name: lk for name, lk in self.links.items() if lk is not link}
+            await link.close()
 
     async def _halt(self) -> None:
         self.entry.clear()

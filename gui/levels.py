@@ -56,7 +56,15 @@ LEVELS: tuple[Level, ...] = (
 DEFAULT_LEVEL = 5
 YARDSTICK = "fastmc at 0.1 s"
 """The opponent every level was measured against: Strategy fastmc, 100 ms a move."""
-MEASURED: dict[int, dict[str, Strength]] = {}
+MEASURED: dict[int, dict[str, Strength]] = {
+    1: {"isaac": Strength(5.0, 0.0, 11.6, 40), "foundations": Strength(7.5, 0.0, 15.3, 40), "hari": Strength(2.5, 0.0, 7.3, 40)},
+    2: {"isaac": Strength(5.0, 0.0, 11.6, 40), "foundations": Strength(25.0, 12.0, 38.0, 40), "hari": Strength(23.8, 13.1, 34.4, 40)},
+    3: {"isaac": Strength(32.5, 20.0, 45.0, 40), "foundations": Strength(38.8, 26.5, 51.0, 40), "hari": Strength(23.8, 13.1, 34.4, 40)},
+    4: {"isaac": Strength(37.5, 23.9, 51.1, 40), "foundations": Strength(55.0, 40.9, 69.1, 40), "hari": Strength(60.0, 48.3, 71.7, 40)},
+    5: {"isaac": Strength(70.0, 57.2, 82.8, 40), "foundations": Strength(90.0, 81.2, 98.8, 40), "hari": Strength(88.8, 78.7, 98.8, 40)},
+    6: {"isaac": Strength(90.0, 77.6, 100.0, 20), "foundations": Strength(95.0, 85.7, 100.0, 20), "hari": Strength(100.0, 72.2, 100.0, 20)},
+    7: {"isaac": Strength(100.0, 72.2, 100.0, 20), "foundations": Strength(85.0, 70.8, 99.2, 20), "hari": Strength(92.5, 85.4, 99.6, 20)},
+}
 """{level: {game: its score against YARDSTICK}}: `python benchmarks/gui_levels.py --strength 40`
 (levels 6 to 8 with 20 games), the figures and the run in docs/gui.md."""
 CLOCK = "clock"

@@ -17,10 +17,12 @@ const an = {
   gameInfo: {},
   line: null,       // the last analysis_line message
   position: null,   // the last analysis_position message
-  ply: 0,
+  ply: 0,           // the ply shown
+  target: 0,        // the ply last asked for (keys pressed quickly count from it, not from the ply shown)
   serial: -1,       // the analysis run shown (older runs' lines are dropped)
   exportWanted: "pgn",
   entry: null,
+  chosen: 1,        // the line drawn on the board (MultiPV rank; a click on a line chooses it)
 };
 
 export function onHello(m, saved) {
@@ -68,6 +70,7 @@ export function onLine(m) {
 export function onPosition(m) {
   an.position = m;
   an.ply = m.ply;
+  an.target = m.ply;
   const line = an.line;
   const board = $("a-board");
   showBoard(board, m.svg);
@@ -94,6 +97,7 @@ export function onPosition(m) {
   $("a-status").dataset.result = m.result ? m.result.result : "";
   if (document.activeElement !== $("a-position")) $("a-position").value = m.state.position;
   clearEngine();
+  an.chosen = 1;
   an.entry.newPosition(m.state.turn);
 }
 
@@ -102,13 +106,16 @@ export function onSteps(m) { an.entry.onSteps(m); }
 function goto(ply) {
   if (!an.line) return;
   const target = Math.max(0, Math.min(an.line.moves.length, ply));
-  if (target !== an.ply) an.send({t: "analysis_goto", ply: target});
+  if (target === an.target) return;
+  an.target = target;
+  an.send({t: "analysis_goto", ply: target});
 }
 
 // -- the engine's analysis -----------------------------------------------------------------------
 function clearEngine() {
   $("a-info").textContent = "";
   $("a-pvs").replaceChildren();
+  delete $("a-pvs").dataset.lines;
   $("a-eval-text").textContent = "-";
   $("a-evalfill").style.width = "50%";
   $("a-engine-box").dataset.depth = "";
@@ -138,23 +145,35 @@ export function onAnalysis(m) {
   const given = m.lines_given < m.lines_asked ? ` (${m.engine} gives one line)` : "";
   $("a-info").textContent = `${m.engine}: ${searchText(m)}${m.final ? " · stopped" : ""}${given}`;
   const list = $("a-pvs");
+  const key = JSON.stringify(lines.map((l) => [l.score, l.wdl, l.pv]));
+  if (list.dataset.lines !== key) fillLines(list, lines, m.side);
+  list.dataset.lines = key;
+  const shown = lines.find((l) => l.multipv === an.chosen) || best;
+  for (const li of list.children) li.classList.toggle("current", li.dataset.multipv === String(shown.multipv));
+  drawBest(shown.pv || []);
+}
+
+function fillLines(list, lines, side) {
   list.replaceChildren();
   for (const line of lines) {
     const li = document.createElement("li");
     li.dataset.multipv = String(line.multipv);
-    const lineEval = evaluation(line.score, line.wdl, m.side);
+    const lineEval = evaluation(line.score, line.wdl, side);
     const head = document.createElement("span");
     head.className = "line-eval";
     head.textContent = lineEval ? lineEval.text : "";
     const moves = document.createElement("span");
     moves.className = "pv-moves";
-    fillLine(moves, line.pv || [], m.side);
+    fillLine(moves, line.pv || [], side);
     li.append(head, moves);
     li.title = "draw this line on the board";
-    li.onclick = () => drawBest(line.pv || []);
+    li.onclick = () => {
+      an.chosen = line.multipv;
+      for (const other of list.children) other.classList.toggle("current", other === li);
+      drawBest(line.pv || []);
+    };
     list.appendChild(li);
   }
-  drawBest(best.pv || []);
 }
 
 function drawBest(pv) {
@@ -182,7 +201,7 @@ function onKey(event) {
   if ($("analysis").hidden || !an.line) return;
   const tag = event.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-  const moves = {ArrowLeft: an.ply - 1, ArrowRight: an.ply + 1, Home: 0, End: an.line.moves.length}[event.key];
+  const moves = {ArrowLeft: an.target - 1, ArrowRight: an.target + 1, Home: 0, End: an.line.moves.length}[event.key];
   if (moves === undefined) return;
   event.preventDefault();
   goto(moves);
@@ -198,8 +217,8 @@ export function initAnalysis(send, gameInfo) {
                        {send: (word) => send({t: "analysis_step", word}), unsend: () => send({t: "analysis_unstep"}),
                         info: () => (an.position ? an.gameInfo[an.position.state.game] : null), quiet: true});
   $("a-first").onclick = () => goto(0);
-  $("a-prev").onclick = () => goto(an.ply - 1);
-  $("a-next").onclick = () => goto(an.ply + 1);
+  $("a-prev").onclick = () => goto(an.target - 1);
+  $("a-next").onclick = () => goto(an.target + 1);
   $("a-last").onclick = () => goto(Infinity);
   $("a-on").onchange = sendSettings;
   $("a-engine").onchange = sendSettings;

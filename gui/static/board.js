@@ -51,7 +51,10 @@ function layer(svg, name) {
 
 export function clearLayer(svg, name) {
   const g = svg.querySelector(`g[data-layer="${name}"]`);
-  if (g) g.replaceChildren();
+  if (g) {
+    g.replaceChildren();
+    delete g.dataset.line;
+  }
 }
 
 function add(parent, tag, attrs, text) {
@@ -212,6 +215,9 @@ function number(parent, x, y, n, cls) {
  *  so a later move that slides a piece moved earlier starts from where the line left it. */
 export function drawLine(svg, moves, max = 3) {
   const g = layer(svg, "pv");
+  const key = (moves || []).slice(0, max).join(" ");
+  if (g.dataset.line === key && g.childElementCount) return;   // unchanged: left as drawn (no flicker)
+  g.dataset.line = key;
   g.replaceChildren();
   const moved = new Map();   // segment where a piece started -> where the line moved it
   (moves || []).slice(0, max).forEach((move, i) => {

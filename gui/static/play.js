@@ -272,6 +272,7 @@ function clearThinking() {
   $("think-engine").textContent = "No engine thinking";
   $("think-line").textContent = "";
   $("think-pv").replaceChildren();
+  delete $("think-pv").dataset.line;
   $("thinking").dataset.game = "";
   $("stop").disabled = true;
   const svg = $("board").querySelector("svg");

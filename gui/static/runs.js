@@ -52,7 +52,7 @@ function showLevels(info) {   // FOUNDATIONS: one level at a time, as on the Pla
 export function onRun(m) {
   state.run = m;
   const total = m.recorded ?? m.games.length;   // the list holds the latest games only
-  $("run-info").textContent = `${m.mode || "run"} of ${m.game_type || "?"}: ${total} games recorded` +
+  $("run-info").textContent = `${m.name}: ${m.mode || "run"} of ${m.game_type || "?"}, ${total} games recorded` +
     (m.finished ? " (finished)" : " (running or interrupted)");
   const table = $("standings");
   table.innerHTML = "<tr><th>#</th><th>Engine</th><th>Games</th><th>Points</th><th>W</th><th>D</th><th>L</th></tr>";

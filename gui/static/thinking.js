@@ -43,6 +43,9 @@ export function searchText(m) {
 /** Fill `el` with the moves of a line, each kept whole (a span that never wraps inside); the first
  *  marked with the side to move (after it, a side that passed may be skipped: no guess is drawn). */
 export function fillLine(el, moves, firstSide) {
+  const key = `${firstSide} ${(moves || []).join(" ")}`;
+  if (el.dataset.line === key) return;   // unchanged: left as it is
+  el.dataset.line = key;
   el.replaceChildren();
   (moves || []).forEach((move, i) => {
     if (i) el.append(" ");

@@ -74,7 +74,9 @@ class Page:
                 return
             time.sleep(0.03)
         raise AssertionError(f"timed out waiting for {what}; status: {self.attr('status', 'textContent')!r}, "
-                             f"error: {self.attr('error', 'textContent')!r}")
+                             f"error: {self.attr('error', 'textContent')!r}, board: ply {self.data('board', 'ply')} "
+                             f"started {self.data('board', 'started')}, entry: steps {self.data('entry', 'steps')!r} "
+                             f"sel {self.data('entry', 'sel')!r} ready {self.data('entry', 'ready')}")
 
     def select(self, element_id: str, value: str) -> None:
         """Choose in a select as a person does (the page hears a change)."""
