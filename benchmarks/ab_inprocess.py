@@ -213,8 +213,7 @@ def play_pair(job: tuple[str, str, str, list[str], int, int]) -> tuple[float, fl
 
 def book_openings(game: str) -> list[list[str]]:
     """The moves of each opening of the game's shipped book, read (and checked) as the referee reads it."""
-    from referee.book import shipped_book
-    from referee.openings import read_opening_file
+    from referee.matches.openings import read_opening_file, shipped_book
 
     return [list(o.moves) for o in read_opening_file(game, str(shipped_book(game)))]
 

@@ -45,8 +45,9 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from gui.levels import DEFAULT_LEVEL, LEVELS, SKILL_OPTION, Level, go_for, level_of
-from referee.stats import elo_interval_pentanomial, score_from_elo
-from referee.timecontrol import Clock, TimeControl
+from referee.formats.timecontrol import TimeControl
+from referee.matches.clock import Clock
+from referee.results.elo import elo_interval_pentanomial, score_from_elo
 
 REPO = Path(__file__).resolve().parent.parent
 YARDSTICK = "fastmc"
@@ -137,7 +138,7 @@ def level_match(level: Level, game: str, games: int, args: argparse.Namespace, o
 
 
 def score_interval(penta: list[int]) -> tuple[float, float, float]:
-    """(score, low, high) in percent from pentanomial pair counts (referee.stats' interval over pairs)."""
+    """(score, low, high) in percent from pentanomial pair counts (referee/results/elo.py's interval over pairs)."""
     elo, low, high = elo_interval_pentanomial(penta)
     return tuple(100 * score_from_elo(e) for e in (elo, low, high))  # type: ignore[return-value]
 

@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from referee.config import ConfigError
+from referee.engines.config import ConfigError
 
 from .board import board_svg_text
 from .config import GuiConfig

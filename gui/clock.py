@@ -5,14 +5,14 @@ minutes. The page's Clock box (and `isaac-gui --tc`) reads a bare `<minutes>+<se
 minutes, and takes the seconds form only where it cannot be mistaken: `1:30+2` (minutes:seconds),
 `90s+2` (seconds said), `st=1` (seconds a move), and the referee's other `key=value` parts
 (`movetime=`, `depth=`, `nodes=`, `margin=`). `untimed` (or `inf`, `-`) has no clock. Whatever is
-typed becomes a referee TimeControl (referee.timecontrol), which keeps the game's clocks.
+typed becomes a referee TimeControl (referee/formats/timecontrol.py), which keeps the game's clocks.
 """
 
 from __future__ import annotations
 
 import re
 
-from referee.timecontrol import TimeControl
+from referee.formats.timecontrol import TimeControl
 
 UNTIMED = "untimed"
 UNTIMED_WORDS = (UNTIMED, "inf", "infinite", "unlimited", "none", "-", "\u221e")

@@ -11,8 +11,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.config import ConfigError, build_engines
-from referee.engine_process import EngineSpec
+from referee.engines.config import ConfigError, build_engines
+from referee.engines.process import EngineSpec
 
 BUILTIN_STRATEGIES = ("search", "greedy", "random")
 """The reference engine's strategies, offered when no engine is given."""

@@ -3,7 +3,7 @@
 A finished game becomes one `records.jsonl` line that the referee's own tools read
 (`isaac-referee export-pgn`, `report`, the Runs tab), checked against the referee's schema before
 it is offered; an unfinished one has no record (a record holds a result), only PGN with the
-result `*`. The PGN is the referee's (referee.pgn), so both tools write games alike.
+result `*`. The PGN is the referee's (referee/results/pgn.py), so both tools write games alike.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import protocol
-from referee.engine_process import EngineSpec
-from referee.pgn import game_to_pgn
-from referee.store import check_record_line
+from referee.engines.process import EngineSpec
+from referee.results.pgn import game_to_pgn
+from referee.results.store import check_record_line
 
 from .config import HUMAN
 

@@ -19,9 +19,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol import GAME_NAMES
-from referee.config import ConfigError
-from referee.record import info_to_dict
-from referee.timecontrol import Clock
+from referee.engines.config import ConfigError
+from referee.formats.record import info_to_dict
+from referee.matches.clock import Clock
 
 from .board import board_svg_text
 from .clock import ClockError, clock_text, clock_words, parse_clock

@@ -24,8 +24,7 @@ from engine.games.packing import NEIGHBOURS
 from protocol import new_game
 from protocol.board import SEGMENTS, segments_from_starts
 from protocol.moves import PASS, Place
-from referee.book import shipped_book
-from referee.openings import read_opening_file
+from referee.matches.openings import read_opening_file, shipped_book
 from tests.support.search import context
 
 SETTINGS = FoundationsSettings()

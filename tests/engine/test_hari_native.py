@@ -28,8 +28,7 @@ from engine.search.timeman import TimeManager
 from protocol import game_from_position, new_game
 from protocol.board import SEGMENTS, count_placements
 from protocol.moves import PASS
-from referee.book import shipped_book
-from referee.openings import read_opening_file
+from referee.matches.openings import read_opening_file, shipped_book
 
 
 def varied_positions(count: int, seed: int) -> list:

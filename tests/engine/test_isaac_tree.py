@@ -22,8 +22,7 @@ from protocol import game_from_position, new_game
 from protocol.board import SEGMENTS
 from protocol.games.isaac.rules import IsaacGame
 from protocol.state import Phase
-from referee.book import shipped_book
-from referee.openings import read_opening_file
+from referee.matches.openings import read_opening_file, shipped_book
 from tests.support.search import context
 
 SETTINGS = IsaacSettings()

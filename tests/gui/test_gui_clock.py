@@ -7,7 +7,7 @@ import pytest
 
 from gui.clock import ClockError, clock_text, clock_words, parse_clock
 from gui.config import DEFAULT_TC, build_config
-from referee.config import ConfigError
+from referee.engines.config import ConfigError
 
 
 @pytest.mark.parametrize("typed, base_ms, inc_ms, words", [

@@ -9,8 +9,8 @@ import random
 from gui.export import GameLine, export
 from protocol import new_game
 from protocol.state import state_fields
-from referee.engine_process import EngineSpec
-from referee.store import check_record_line
+from referee.engines.process import EngineSpec
+from referee.results.store import check_record_line
 
 SPECS = {"search": EngineSpec(name="search", cmd=["python", "-m", "engine"], options={"Strategy": "search"})}
 

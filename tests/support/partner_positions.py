@@ -14,8 +14,7 @@ from typing import Any
 
 from protocol import new_game
 from protocol.game import Game
-from referee.book import shipped_book
-from referee.openings import read_opening_file
+from referee.matches.openings import read_opening_file, shipped_book
 
 PLIES = {"isaac": 70, "foundations": 34, "hari": 30}
 """Most plies played on from the opening: about a whole game."""
