@@ -1,7 +1,7 @@
 """isaac-gui's levels (gui/levels.py): how long the engine takes to reply at each, and how strong each is.
 
     python benchmarks/gui_levels.py [--levels 1,2,...,8] [--games isaac,foundations,hari]
-                                    [--plies 10] [--tc 60+1] [--cmd "python -m engine"]
+                                    [--plies 10] [--tc 5+3] [--cmd "python -m engine"]
     python benchmarks/gui_levels.py --strength 40 [--levels ...] [--games ...] [--out DIR]
                                     [--concurrency 1] [--openings book]
 
@@ -9,7 +9,8 @@ Reply times (the default):
 
 For each level and game, one engine process plays the game against itself from the start for
 `--plies` plies, sent exactly what isaac-gui sends at that level: `setoption name Skill Level`
-and the `go` of gui.levels.go_for with the clock of `--tc` (the GUI's default clock), the clocks
+and the `go` of gui.levels.go_for with the clock of `--tc` (read as the GUI's Clock box reads it:
+minutes and seconds a move; default the GUI's default clock), the clocks
 run down as the GUI runs them. Each reply is timed from writing `go` to reading `bestmove`
 (what a person waits for, less the page's own few ms). Prints per level the median, 90th
 percentile and maximum over all replies, and each game's median; then whether the default
@@ -44,8 +45,9 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from gui.clock import parse_clock
+from gui.config import DEFAULT_TC
 from gui.levels import DEFAULT_LEVEL, LEVELS, SKILL_OPTION, Level, go_for, level_of
-from referee.formats.timecontrol import TimeControl
 from referee.matches.clock import Clock
 from referee.results.elo import elo_interval_pentanomial, score_from_elo
 
@@ -94,7 +96,7 @@ def play(cmd: list[str], game: str, level: Level, plies: int, tc: str) -> list[f
         engine.ask(["uci"], "uciok")
         engine.ask([f"setoption name UCI_Variant value {game}", f"setoption name {SKILL_OPTION} value {level.skill}",
                     "ucinewgame", "isready"], "readyok")
-        clocks = [Clock(TimeControl.parse(tc)), Clock(TimeControl.parse(tc))]
+        clocks = [Clock(parse_clock(tc)), Clock(parse_clock(tc))]
         moves: list[str] = []
         times = []
         for ply in range(plies):
@@ -188,7 +190,8 @@ def main() -> int:
     parser.add_argument("--levels", default=",".join(str(lv.number) for lv in LEVELS))
     parser.add_argument("--games", default="isaac,foundations,hari")
     parser.add_argument("--plies", type=int, default=10, help="plies of self-play per game and level (default 10)")
-    parser.add_argument("--tc", default="60+1", help="the game clock the GUI runs (default 60+1, its default)")
+    parser.add_argument("--tc", default=DEFAULT_TC, help=f"the game clock the GUI runs, as its Clock box reads it "
+                        f"(default {DEFAULT_TC}, its default)")
     parser.add_argument("--cmd", default=f"{shlex.quote(sys.executable)} -m engine")
     parser.add_argument("--strength", type=int, metavar="GAMES", default=0,
                         help=f"measure strength instead: GAMES games (even) per level and game against {YARDSTICK}")

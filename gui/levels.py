@@ -57,16 +57,18 @@ DEFAULT_LEVEL = 5
 YARDSTICK = "fastmc at 0.1 s"
 """The opponent every level was measured against: Strategy fastmc, 100 ms a move."""
 MEASURED: dict[int, dict[str, Strength]] = {
-    1: {"isaac": Strength(5.0, 0.0, 11.6, 40), "foundations": Strength(7.5, 0.0, 15.3, 40), "hari": Strength(2.5, 0.0, 7.3, 40)},
-    2: {"isaac": Strength(5.0, 0.0, 11.6, 40), "foundations": Strength(25.0, 12.0, 38.0, 40), "hari": Strength(23.8, 13.1, 34.4, 40)},
-    3: {"isaac": Strength(32.5, 20.0, 45.0, 40), "foundations": Strength(38.8, 26.5, 51.0, 40), "hari": Strength(23.8, 13.1, 34.4, 40)},
-    4: {"isaac": Strength(37.5, 23.9, 51.1, 40), "foundations": Strength(55.0, 40.9, 69.1, 40), "hari": Strength(60.0, 48.3, 71.7, 40)},
-    5: {"isaac": Strength(70.0, 57.2, 82.8, 40), "foundations": Strength(90.0, 81.2, 98.8, 40), "hari": Strength(88.8, 78.7, 98.8, 40)},
-    6: {"isaac": Strength(90.0, 77.6, 100.0, 20), "foundations": Strength(95.0, 85.7, 100.0, 20), "hari": Strength(100.0, 72.2, 100.0, 20)},
-    7: {"isaac": Strength(100.0, 72.2, 100.0, 20), "foundations": Strength(85.0, 70.8, 99.2, 20), "hari": Strength(92.5, 85.4, 99.6, 20)},
+    1: {"isaac": Strength(3.8, 0.0, 7.8, 80), "foundations": Strength(7.5, 2.0, 13.0, 80), "hari": Strength(7.5, 2.0, 13.0, 80)},
+    2: {"isaac": Strength(6.2, 1.1, 11.4, 80), "foundations": Strength(25.0, 15.2, 34.8, 80), "hari": Strength(20.6, 13.3, 28.0, 80)},
+    3: {"isaac": Strength(21.2, 12.8, 29.7, 80), "foundations": Strength(45.0, 35.6, 54.4, 80), "hari": Strength(25.0, 16.5, 33.5, 80)},
+    4: {"isaac": Strength(46.3, 35.6, 56.9, 80), "foundations": Strength(66.9, 56.4, 77.3, 80), "hari": Strength(61.9, 53.4, 70.4, 80)},
+    5: {"isaac": Strength(73.8, 64.6, 82.9, 80), "foundations": Strength(89.4, 82.7, 96.1, 80), "hari": Strength(81.9, 72.1, 91.7, 80)},
+    6: {"isaac": Strength(90.0, 81.2, 98.8, 40), "foundations": Strength(93.8, 86.9, 100.0, 40), "hari": Strength(100.0, 83.9, 100.0, 40)},
+    7: {"isaac": Strength(97.5, 92.7, 100.0, 40), "foundations": Strength(90.0, 81.2, 98.8, 40), "hari": Strength(95.0, 90.6, 99.4, 40)},
+    8: {"isaac": Strength(97.5, 92.7, 100.0, 40), "foundations": Strength(97.5, 92.7, 100.0, 40), "hari": Strength(98.8, 96.4, 100.0, 40)},
 }
-"""{level: {game: its score against YARDSTICK}}: `python benchmarks/gui_levels.py --strength 40`
-(levels 6 to 8 with 20 games), the figures and the run in docs/gui.md."""
+"""{level: {game: its score against YARDSTICK}}: two runs of `python benchmarks/gui_levels.py --strength 40`
+(levels 6 to 8 with 20 games) pooled, 80 games per level and game (40 for levels 6 to 8); docs/gui.md
+gives the runs and the table."""
 CLOCK = "clock"
 """The choice 'no level': full strength, the engine manages its clock (the page's last entry)."""
 CLOCK_SHARE = 0.1
