@@ -20,7 +20,7 @@ export function evaluation(score, wdl, side) {
   const dark = darkChance(score, side);
   const lead = dark >= 50 ? "d" : "l";
   const pct = Math.round(lead === "d" ? dark : 100 - dark);
-  return {dark, text: `${SIDE_NAME[lead]} ${pct}%`, proven: false};
+  return {dark, text: `${SIDE_NAME[lead]}\u00a0${pct}%`, proven: false};
 }
 
 /** 1234 -> "1,234", 45678 -> "45.7k", 1234567 -> "1.23M". */
@@ -32,11 +32,11 @@ export function count(n) {
 
 /** The counts of a search with their units: "depth 9 · 1.2M nodes · 35k nodes/s · 2.4 s". */
 export function searchText(m) {
-  const parts = [];
-  if (m.depth !== undefined) parts.push(`depth ${m.depth}${m.seldepth ? `/${m.seldepth}` : ""}`);
-  if (m.nodes !== undefined) parts.push(`${count(m.nodes)} nodes`);
-  if (m.nps !== undefined) parts.push(`${count(m.nps)} nodes/s`);
-  if (m.time !== undefined) parts.push(`${(m.time / 1000).toFixed(1)} s`);
+  const parts = [];   // a number and its unit never part (no-break spaces)
+  if (m.depth !== undefined) parts.push(`depth\u00a0${m.depth}${m.seldepth ? `/${m.seldepth}` : ""}`);
+  if (m.nodes !== undefined) parts.push(`${count(m.nodes)}\u00a0nodes`);
+  if (m.nps !== undefined) parts.push(`${count(m.nps)}\u00a0nodes/s`);
+  if (m.time !== undefined) parts.push(`${(m.time / 1000).toFixed(1)}\u00a0s`);
   return parts.join(" · ");
 }
 

@@ -110,7 +110,7 @@ def test_a_replayed_game_on_the_analysis_board(server, browser, record, width, h
     assert page.moves("a-moves") and [m for _, m in page.moves("a-moves")] == moves
     assert page.el("#a-moves td.current").get_attribute("data-ply") == "4"   # the move that led here
     page.wait_for(lambda: "%" in page.text("#a-eval-text"), "the evaluation")
-    assert page.text("#a-eval-text") in ("Dark 60%", "Light 60%")           # score cp 20 for the side to move
+    assert page.text("#a-eval-text") in ("Dark\xa060%", "Light\xa060%")   # score cp 20 for the side to move
     page.select("a-lines", "3")                                              # several lines (MultiPV)
     page.wait_for(lambda: len(page.els("#a-pvs li")) == 3, "three lines")
     evals = [li.find_element("css selector", ".line-eval").text for li in page.els("#a-pvs li")]

@@ -48,7 +48,7 @@ def test_the_thinking_panel_while_the_engine_thinks_and_after(server, browser, w
     page.press_start()
     page.wait_for(lambda: "go p1time 60000" in page.text("#think-line"), "the engine thinking")
     line = page.text("#think-line")
-    assert "Dark 60%" in line and "skill 20" in line          # score cp 20 for Dark: its chances, in percent
+    assert "Dark\xa060%" in line and "skill 20" in line       # score cp 20 for Dark: its chances, in percent
     seen, end = [], time.monotonic() + 1.5                    # the engine reports every 100 ms
     while time.monotonic() < end:
         text = page.text("#think-line")
@@ -56,7 +56,7 @@ def test_the_thinking_panel_while_the_engine_thinks_and_after(server, browser, w
             seen.append(text)
         time.sleep(0.03)
     assert len(seen) >= 6, seen                               # at least one update each 250 ms
-    assert re.search(r"\d[\d,.k]* nodes", seen[-1]), seen[-1]  # counts with their units
+    assert re.search(r"\d[\d,.k]*\xa0nodes", seen[-1]), seen[-1]   # counts with their units, never parted
     pv = page.els("#think-pv .pv-move")
     moves = [m.text for m in pv]
     assert len(moves) == 2 and ">" in moves[1], moves         # a placement, then Light's slide
@@ -78,7 +78,7 @@ def test_the_thinking_panel_while_the_engine_thinks_and_after(server, browser, w
     assert page.text("#think-engine") == "No engine thinking"
     assert not page.els('#board [data-layer="pv"] *') and page.el("#stop").get_property("disabled")
     note = move_note(page, 0)                                 # what it thought stays on its move
-    assert "Dark 60%" in note and "skill 20" in note, note
+    assert "Dark\xa060%" in note and "skill 20" in note, note
     assert page.errors() == []
 
 
