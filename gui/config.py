@@ -18,7 +18,8 @@ from referee.engines.process import EngineSpec
 BUILTIN_STRATEGIES = ("search", "greedy", "random")
 """The reference engine's strategies, offered when no engine is given."""
 
-DEFAULT_TC = "60+1"
+DEFAULT_TC = "5+3"
+"""5 minutes and 3 s a move (the page's clocks count minutes, as lichess's: gui/clock.py)."""
 HUMAN = "human"
 
 
@@ -81,6 +82,9 @@ def build_config(engine_words: list[list[str]], each_words: list[list[str]], eng
             raise ConfigError(f"--runs: {text!r} is not a directory")
         dirs.append(path.resolve())
     if tc is not None:
-        from referee.engines.config import parse_tc
-        parse_tc(tc, "--tc")
+        from .clock import ClockError, parse_clock
+        try:
+            parse_clock(tc)
+        except ClockError as exc:
+            raise ConfigError(f"--tc: {exc}") from None
     return GuiConfig(engines=engines, rules=rules, runs_dirs=dirs, default_tc=tc or DEFAULT_TC)
