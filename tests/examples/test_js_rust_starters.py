@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -144,12 +145,17 @@ def test_plays_whole_games_the_referee_validates(tmp_path: Path, own_rules_start
             assert any(">" in m["move"] for r in records for m in r["moves"])
 
 
-def test_rust_starter_builds_with_debian_rustc_1_63(tmp_path: Path):
-    """No let-else, no newer std APIs: the oldest rustc it promises (Debian 12's) builds it, warning-free."""
+def test_rust_starter_builds_with_debian_rustc_1_63(tmp_path: Path, request: pytest.FixtureRequest):
+    """No let-else, no newer std APIs: the oldest rustc it promises (Debian 12's) builds it, warning-free.
+    Where the cargo on PATH is Debian's (CI), the session's build is that build."""
     rustc = DEBIAN_TOOLCHAIN / "rustc"
     if not rustc.exists() and not os.environ.get("CI"):
         pytest.skip(f"{rustc} is not installed here (apt-get install rustc cargo)")
     version = subprocess.run([str(rustc), "--version"], capture_output=True, text=True, check=True).stdout
-    binary = build_rust_starter(tmp_path, toolchain=DEBIAN_TOOLCHAIN)
+    on_path = shutil.which("cargo")
+    if on_path is not None and Path(on_path).resolve() == (DEBIAN_TOOLCHAIN / "cargo").resolve():
+        binary = request.getfixturevalue("rust_starter")
+    else:
+        binary = build_rust_starter(tmp_path, toolchain=DEBIAN_TOOLCHAIN)
     answer = subprocess.run([str(binary)], input="uci\nquit\n", capture_output=True, text=True, timeout=10)
     assert answer.stdout.splitlines()[-1] == "uciok", version
