@@ -102,10 +102,7 @@ def clock_text(tc: TimeControl) -> str:
         parts.append(clock)
     if tc.movetime_ms is not None:
         parts.append(f"st={_seconds(tc.movetime_ms)}")
-    if tc.depth is not None:
-        parts.append(f"depth={tc.depth}")
-    if tc.nodes is not None:
-        parts.append(f"nodes={tc.nodes}")
+    parts += tc.search_limit_words()
     if tc.margin_ms != TimeControl().margin_ms:
         parts.append(f"margin={tc.margin_ms}")
     if tc.base_ms is None and tc.movetime_ms is None:
