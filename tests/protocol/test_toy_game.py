@@ -21,7 +21,7 @@ from protocol.board import ALL_CELLS, COLOR_NAME, DARK, LENGTHS, LIGHT, Segment,
 from protocol.errors import GameOverError, IllegalMoveError, PositionError
 from protocol.game import Game
 from protocol.moves import PASS, Move, Pass, Place
-from protocol.notation import parse_move
+from protocol.notation import parse_game_position, parse_move
 from protocol.position import PieceEntry, PositionRecord, check_passes, check_turn_order, format_position
 from protocol.state import GameEnd, Outcome, Piece
 from tests.protocol.test_game_api import run_conformance
@@ -41,7 +41,7 @@ class ToyGame(Game):
 
     @classmethod
     def from_position(cls, text: str) -> ToyGame:
-        rec, _ = cls.parse_position(text)
+        rec, _ = parse_game_position(text, cls.name)
         game = cls()
         for color in (DARK, LIGHT):
             game._pieces[color].extend(e.segment for e in rec.pieces[color])

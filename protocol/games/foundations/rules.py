@@ -84,7 +84,9 @@ class FoundationsGame(Game):
     # -- construction -------------------------------------------------------
     @classmethod
     def from_position(cls, text: str) -> FoundationsGame:
-        rec, gone = cls.parse_position(text)
+        from protocol.notation import parse_game_position  # the grammar loads on first use
+
+        rec, gone = parse_game_position(text, cls.name)
         _check_nothing_gone(rec, gone)
         for color in (DARK, LIGHT):
             for entry in rec.pieces[color]:

@@ -188,7 +188,9 @@ class HariGame(Game):
     # -- construction -------------------------------------------------------
     @classmethod
     def from_position(cls, text: str) -> HariGame:
-        rec, _ = cls.parse_position(text)
+        from protocol.notation import parse_game_position  # the grammar loads on first use
+
+        rec, _ = parse_game_position(text, cls.name)
         game_over = len(rec.passes) == 2
         check_passes(rec, game_over)
         game = cls()

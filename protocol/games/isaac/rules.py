@@ -171,7 +171,9 @@ class IsaacGame(Game):
     # -- construction -------------------------------------------------------
     @classmethod
     def from_position(cls, text: str) -> IsaacGame:
-        rec, gone = cls.parse_position(text)
+        from protocol.notation import parse_game_position  # the grammar loads on first use
+
+        rec, gone = parse_game_position(text, cls.name)
         game = cls()
         for color in (DARK, LIGHT):
             for entry in rec.pieces[color]:
