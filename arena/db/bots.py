@@ -45,6 +45,7 @@ class VersionRow:
     bot: str
     number: int
     status: str
+    reason: str
     archive: str
     command: list[str]
     build_command: str | None
@@ -66,14 +67,14 @@ class VersionRow:
 
 
 _COLUMNS = (versions.c.id, versions.c.bot_id, bots.c.name.label("bot"), versions.c.number, versions.c.status,
-            versions.c.archive, versions.c.command, versions.c.build_command, versions.c.mu, versions.c.sigma,
+            versions.c.reason, versions.c.archive, versions.c.command, versions.c.build_command, versions.c.mu, versions.c.sigma,
             versions.c.games, versions.c.wins, versions.c.draws, versions.c.losses, versions.c.failed_in_row,
             versions.c.last_game_at, versions.c.activated_at, versions.c.spark)
 
 
 def _row(r: Any) -> VersionRow:
     return VersionRow(id=int(r.id), bot_id=int(r.bot_id), bot=str(r.bot), number=int(r.number),
-                      status=str(r.status), archive=str(r.archive), command=list(json.loads(r.command or "[]")),
+                      status=str(r.status), reason=str(r.reason), archive=str(r.archive), command=list(json.loads(r.command or "[]")),
                       build_command=r.build_command, mu=float(r.mu), sigma=float(r.sigma), games=int(r.games),
                       wins=int(r.wins), draws=int(r.draws), losses=int(r.losses),
                       failed_in_row=int(r.failed_in_row), last_game_at=r.last_game_at,

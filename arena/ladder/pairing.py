@@ -1,7 +1,7 @@
 """Who plays whom next on the ladder: a pure choice, tested on its own.
 
 * **The bot that plays next** is the idle bot that has waited longest, its wait weighted by its
-  uncertainty (1 + sigma / SIGMA0: a new bot counts its wait about twice), and a bot that has
+  uncertainty (1 + 2 sigma / SIGMA0: a new bot counts its wait three times), and a bot that has
   never played goes first. Every idle bot's claim grows with its wait, so none waits long: about
   as many pairings as there are bots at most, twice that for the most certain ones.
 * **Its opponent** is drawn among the other idle bots with weights that favour close ratings
@@ -69,7 +69,7 @@ class RecentPairings:
 def claim(c: Contender, now: float) -> tuple[int, float]:
     """How strongly a bot claims the next pairing (higher first): never played, then weighted wait."""
     wait = max(0.0, now - c.waiting_since)
-    return (1 if c.games == 0 else 0, wait * (1 + c.rating.sigma / SIGMA0))
+    return (1 if c.games == 0 else 0, wait * (1 + 2 * c.rating.sigma / SIGMA0))
 
 
 def closeness(a: Rating, b: Rating) -> float:

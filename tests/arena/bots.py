@@ -1,0 +1,93 @@
+"""Bot archives for the arena's tests: a random player (tests/engines/bad/good_random.py with a copy of
+protocol/ beside it, so it runs in the sandbox too), the Python and C starters from examples/, and
+archives built entry by entry (the hostile ones)."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from tests.support.paths import BAD_ENGINES, HOSTILE_ENGINES, REPO
+
+EXAMPLES = REPO / "examples"
+
+
+def protocol_files() -> dict[str, bytes]:
+    out = {}
+    for path in sorted((REPO / "protocol").rglob("*.py")):
+        out[f"protocol/{path.relative_to(REPO / 'protocol').as_posix()}"] = path.read_bytes()
+    return out
+
+
+def manifest(name: str, command: str, build: str | None = None) -> bytes:
+    text = f'name = "{name}"\ncommand = "{command}"\n'
+    if build:
+        text += f'build = "{build}"\n'
+    return text.encode()
+
+
+def random_bot(name: str) -> dict[str, bytes]:
+    return {"arena.toml": manifest(name, "python3 good_random.py"),
+            "good_random.py": (BAD_ENGINES / "good_random.py").read_bytes(), **protocol_files()}
+
+
+def engine_bot(name: str, script: str, *args: str) -> dict[str, bytes]:
+    """A bot from one of tests/engines/bad (a fault each), with good_random.py and protocol beside it."""
+    command = " ".join(["python3", script, *args])
+    return {**random_bot(name), "arena.toml": manifest(name, command), script: (BAD_ENGINES / script).read_bytes()}
+
+
+def hostile_bot(name: str, mode: str, arg: str) -> dict[str, bytes]:
+    return {**random_bot(name), "arena.toml": manifest(name, f"python3 hostile.py {mode} {arg}"),
+            "hostile.py": (HOSTILE_ENGINES / "hostile.py").read_bytes()}
+
+
+def python_starter(name: str = "pystarter") -> dict[str, bytes]:
+    return {"arena.toml": manifest(name, "python3 starter.py"),
+            "starter.py": (EXAMPLES / "python" / "starter.py").read_bytes(), **protocol_files()}
+
+
+def c_starter(name: str = "cstarter") -> dict[str, bytes]:
+    files = {p.name: p.read_bytes() for p in sorted((EXAMPLES / "c").iterdir()) if p.suffix in (".c", ".h")
+             or p.name == "Makefile"}
+    return {"arena.toml": manifest(name, "./starter", "make CC=gcc"), **files}
+
+
+def tar_gz(files: dict[str, bytes], prefix: str = "") -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(prefix + name)
+            info.size = len(data)
+            info.mode = 0o644
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def zip_bytes(files: dict[str, bytes], prefix: str = "") -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(prefix + name, data)
+    return buffer.getvalue()
+
+
+def tar_with(members: Iterable[tarfile.TarInfo], files: dict[str, bytes] | None = None) -> bytes:
+    """A tar.gz with raw members (links, devices...) and ordinary files."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for info in members:
+            tar.addfile(info)
+        for name, data in (files or {}).items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
