@@ -91,3 +91,27 @@ def tar_with(members: Iterable[tarfile.TarInfo], files: dict[str, bytes] | None 
 def write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+CHATTY = b'''"""A random player that says on stderr what it was asked (the arena keeps each game's stderr)."""
+import sys
+
+from good_random import RandomEngine
+
+
+class Chatty(RandomEngine):
+    name = "chatty"
+
+    def cmd_go(self, line, rest):
+        sys.stderr.write(f"chatty thinks about: {line}\\n")
+        sys.stderr.flush()
+        super().cmd_go(line, rest)
+
+
+if __name__ == "__main__":
+    Chatty().run()
+'''
+
+
+def chatty_bot(name: str) -> dict[str, bytes]:
+    return {**random_bot(name), "arena.toml": manifest(name, "python3 chatty.py"), "chatty.py": CHATTY}

@@ -27,8 +27,8 @@ from tests.support.postgres import Server, postgres_server  # noqa: F401
 DATABASES = [pytest.param("sqlite", id="sqlite"), pytest.param("postgres", id="postgres", marks=pytest.mark.postgres)]
 
 
-def make_arena(path: Path, url: str | None = None, *, game: str = "hari", tc: str = "st=0.05",
-               sandbox: str = "none", extra: str = "") -> tuple[Path, str]:
+def make_arena(path: Path, url: str | None = None, *, game: str = "hari", tc: str = "st=1",
+               sandbox: str = "none", edits: dict[str, str] | None = None) -> tuple[Path, str]:
     """`isaac-arena init` into `path` (in this process: quicker than a new one); the admin token."""
     argv = ["init", str(path), "--game", game, "--tc", tc, "--sandbox", sandbox]
     if url:
@@ -38,9 +38,13 @@ def make_arena(path: Path, url: str | None = None, *, game: str = "hari", tc: st
         code = main(argv)
     assert code == 0, err.getvalue()
     done = argparse.Namespace(stdout=out.getvalue())
-    if extra:
+    if edits:   # lines of the written arena.toml replaced, as a host edits it
         config = path / "arena.toml"
-        config.write_text(config.read_text() + extra)
+        text = config.read_text()
+        for old, new in edits.items():
+            assert old in text, old
+            text = text.replace(old, new)
+        config.write_text(text)
     token = re.search(r"admin token .*: (\S+)", done.stdout)
     assert token, done.stdout
     return path, token.group(1)
