@@ -1,7 +1,7 @@
 """`isaac-arena serve DIR`: the web service, the intake and the ladder in one process.
 
 uvicorn serves the pages; the application's lifespan starts the intake (builds and checks) and
-the ladder (games), and on shutdown (Ctrl-C, SIGTERM) stops them: the games being played are
+the ladder (games), and on shutdown (Ctrl-C: exit status 130; SIGTERM: 0) stops them: the games being played are
 abandoned, their pairs stay `running` in the database and are played again on the next start.
 If the ladder cannot go on (the database or the Dask scheduler is gone) the server stops with
 exit status 2 and says why.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import socket
 import sys
 from collections.abc import AsyncIterator
@@ -92,10 +93,21 @@ def serve(arena: Arena, engine: Any, *, host: str, port: int, concurrency: int, 
     app = create_app(site, host, allowed, lifespan=lifespan)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", proxy_headers=True,
                                            timeout_graceful_shutdown=5))
+    stopped_by: list[int] = []
+
+    def on_signal(signum: int, frame: object) -> None:
+        """uvicorn stops on these and raises them again once it has shut down: noted, never fatal."""
+        stopped_by.append(signum)
+        if server is not None:
+            server.force_exit = server.should_exit   # a second one: do not wait for connections
+            server.should_exit = True
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
     where = f"the Dask cluster {cluster}" if cluster else f"{concurrency} game(s) at once"
     log(f"serving {arena.config.name} on http://{bound_host}:{bound_port}/ ({where}; Ctrl-C to stop)")
     server.run(sockets=[sock])
     if failure:
         log("stopped: " + "; ".join(failure) + " (finished games are recorded; start it again to go on)")
         return 2
-    return 0
+    return 130 if signal.SIGINT in stopped_by else 0

@@ -115,3 +115,57 @@ if __name__ == "__main__":
 
 def chatty_bot(name: str) -> dict[str, bytes]:
     return {**random_bot(name), "arena.toml": manifest(name, "python3 chatty.py"), "chatty.py": CHATTY}
+
+
+HOSTILE = b'''"""A random player that, at its first go, tries what a sandbox must stop and says on stderr how each went:
+the network, another bot's files, the arena's database, a write outside its directory, a process
+left behind in a session of its own."""
+import os
+import socket
+import subprocess
+import sys
+
+from good_random import RandomEngine
+
+PORT, OTHER, DATABASE, OUTSIDE, TOKEN = sys.argv[1:6]
+
+
+def attempt(what, act):
+    try:
+        return f"{what}: done {act()}"
+    except OSError as exc:
+        return f"{what}: blocked ({exc.__class__.__name__})"
+
+
+def attacks():
+    yield attempt("net", lambda: socket.create_connection(("127.0.0.1", int(PORT)), timeout=2).close())
+    yield attempt("read other bot", lambda: open(OTHER, "rb").read(20))
+    yield attempt("read database", lambda: open(DATABASE, "rb").read(20))
+    yield attempt("write outside", lambda: open(OUTSIDE, "w").write("pwned"))
+    yield attempt("write own directory", lambda: open("mine.txt", "w").write("pwned"))
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", TOKEN], start_new_session=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    yield f"child {child.pid} left behind"
+
+
+class Hostile(RandomEngine):
+    name = "hostile"
+    tried = False
+
+    def cmd_go(self, line, rest):
+        if not self.tried and "perft" not in line:
+            self.tried = True
+            for outcome in attacks():
+                sys.stderr.write("hostile " + outcome + "\\n")
+            sys.stderr.flush()
+        super().cmd_go(line, rest)
+
+
+if __name__ == "__main__":
+    Hostile().run()
+'''
+
+
+def multi_hostile_bot(name: str, port: int, other: str, database: str, outside: str, token: str) -> dict[str, bytes]:
+    command = f"python3 attacks.py {port} {other} {database} {outside} {token}"
+    return {**random_bot(name), "arena.toml": manifest(name, command), "attacks.py": HOSTILE}

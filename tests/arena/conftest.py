@@ -103,12 +103,13 @@ class RunningServer:
 
     def start(self, timeout: float = 60) -> RunningServer:
         self.handle = open(self.log, "ab")
+        before = self.log.stat().st_size
         self.proc = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(self.directory), "--port", "0",
                                       *self.args], stdout=self.handle, stderr=self.handle, cwd=REPO, env=self.env,
                                      start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            found = re.findall(r"on (http://127\.0\.0\.1:\d+/)", self.log.read_text(errors="replace"))
+            found = re.findall(r"on (http://127\.0\.0\.1:\d+/)", self.log.read_bytes()[before:].decode(errors="replace"))
             if found:
                 self.url = found[-1].rstrip("/")
                 return self
