@@ -143,7 +143,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError:
         raise Fail("the web stack is not installed: pip install 'isaac-arena[arena]'") from None
     return serve(arena, engine, host=args.host, port=args.port, concurrency=concurrency, cluster=args.cluster,
-                 allowed=args.allowed_host)
+                 allowed=args.allowed_host, ladder_on=not args.no_ladder)
 
 
 def cmd_final(args: argparse.Namespace) -> int:
@@ -205,6 +205,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--cluster", metavar="tcp://HOST:PORT", help="play the games on this Dask cluster")
     s.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                    help="a public host name the pages may be reached under (behind a reverse proxy)")
+    s.add_argument("--no-ladder", action="store_true",
+                   help="serve the pages and take submissions, but play no games (between seasons)")
     s.set_defaults(run=cmd_serve)
     s = sub.add_parser("submit", help="send a bot archive to an arena (an author's command)")
     s.add_argument("url")

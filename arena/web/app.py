@@ -22,7 +22,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -370,8 +370,11 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
             raise HttpError(409, "a final is running already")
         return JSONResponse({"final": "started", "top": top, "games": games}, status_code=202)
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     routes = [
-        Route("/", wrap(index)), Route("/api/leaderboard", wrap(api_leaderboard)),
+        Route("/", wrap(index)), Route("/favicon.ico", favicon), Route("/api/leaderboard", wrap(api_leaderboard)),
         Route("/bots/{name}", wrap(bot_page)), Route("/api/bots/{name}", wrap(api_bot), methods=["GET"]),
         Route("/api/bots/{name}", wrap(api_delete), methods=["DELETE"]),
         Route("/games/{game_id}", wrap(game_page)), Route("/api/games/{game_id}", wrap(api_game)),

@@ -36,6 +36,7 @@ def page(title: str, body: str, *, arena_name: str, signed_in: str | None = None
            if signed_in else '<a class="who" href="/signin">Sign in</a>')
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{esc(title)} - {esc(arena_name)}'
             f'</title><meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
             f'<link rel="stylesheet" href="/static/arena.css">{extra_head}</head>\n<body><header><b>{esc(arena_name)}</b>'
             f"<nav>{links}</nav>{who}</header>\n<main>{body}</main></body></html>\n")
 
