@@ -5,6 +5,7 @@
     isaac-arena serve DIR [--port 8080] [--workers N | --cluster tcp://HOST:8786]
     isaac-arena submit URL TOKEN ARCHIVE   # an author, from anywhere
     isaac-arena add DIR --author NAME PATH # the host, a bot directory or archive on this machine
+    isaac-arena standings DIR              # every ladder game, the referee's maximum-likelihood fit
     isaac-arena final DIR --top 8 --games 10
     isaac-arena export DIR OUT
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -166,6 +168,21 @@ def cmd_final(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_standings(args: argparse.Namespace) -> int:
+    from ..season.standings import season_standings
+    _, engine = _open(args.dir)
+    data = season_standings(engine)
+    if args.json:
+        print(json.dumps(data, indent=1))
+    else:
+        fitted = data["ratings"]
+        print(f"{data['games']} ladder games; {fitted['method']}, average 0")
+        for rank, e in enumerate(fitted["engines"], 1):
+            elo = "-" if e["elo"] is None else f"{e['elo']:+.1f} ({e['low']:+.1f}, {e['high']:+.1f})"
+            print(f"{rank:>4}  {e['name']:<30}  Elo {elo:<26}  {e['points']:g}/{e['games']}")
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from ..season.export import export_season
     arena, engine = _open(args.dir)
@@ -234,6 +251,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--cluster", metavar="tcp://HOST:PORT")
     s.add_argument("--json", action="store_true")
     s.set_defaults(run=cmd_final)
+    s = sub.add_parser("standings", help="the season's maximum-likelihood standings over every ladder game")
+    s.add_argument("dir")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(run=cmd_standings)
     s = sub.add_parser("export", help="the season as records.jsonl and games.pgn")
     s.add_argument("dir")
     s.add_argument("out")
@@ -253,3 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         return exc.status
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:   # a bug: one line (the traceback with ISAAC_ARENA_DEBUG=1)
+        if os.environ.get("ISAAC_ARENA_DEBUG"):
+            raise
+        print(f"isaac-arena {args.command}: internal error ({type(exc).__name__}: {exc}); this is a bug "
+              f"(ISAAC_ARENA_DEBUG=1 shows where)", file=sys.stderr)
+        return 1

@@ -35,6 +35,7 @@ from ..db import pages
 from ..db.authors import author_by_token
 from ..db.results import game_record
 from ..intake.pipeline import SubmissionError, submit_archive
+from ..season.standings import season_standings
 from . import html
 from .auth import (
     COOKIE,
@@ -49,6 +50,7 @@ from .auth import (
 
 STATIC = Path(__file__).parent / "static"
 CACHE_SECONDS = 1.0
+STANDINGS_SECONDS = 30.0
 PUBLIC_ENGINE_KEYS = ("name", "options", "tc")
 """What the public game JSON keeps of each engine (not its command or directory on the host)."""
 
@@ -65,6 +67,7 @@ class Site:
         self.intake = intake
         self.finals: Any = None
         self._board: tuple[tuple[int, float], list[dict[str, Any]]] | None = None
+        self._standings: tuple[float, dict[str, Any]] | None = None
 
     def leaderboard(self) -> list[dict[str, Any]]:
         generation = self.ladder.generation if self.ladder is not None else 0
@@ -76,6 +79,13 @@ class Site:
         rows = pages.leaderboard(self.engine)
         self._board = ((generation, now), rows)
         return rows
+
+    def standings(self) -> dict[str, Any]:
+        """The season's maximum-likelihood standings, fitted again at most every STANDINGS_SECONDS."""
+        now = time.monotonic()
+        if self._standings is None or now - self._standings[0] > STANDINGS_SECONDS:
+            self._standings = (now, season_standings(self.engine))
+        return self._standings[1]
 
     def changed(self) -> None:
         """A version came, went or changed state: the ladder and the caches look again."""
@@ -224,6 +234,12 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
 
     async def api_live(request: Request) -> Response:
         return JSONResponse({"games": site.live_games()})
+
+    async def season_page(request: Request) -> Response:
+        return page("Season", html.season(await in_thread(site.standings)), request)
+
+    async def api_season(request: Request) -> Response:
+        return JSONResponse(await in_thread(site.standings))
 
     async def final_page(request: Request) -> Response:
         return page("Final", html.final(await in_thread(pages.latest_final, site.engine)), request)
@@ -379,6 +395,7 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
         Route("/api/bots/{name}", wrap(api_delete), methods=["DELETE"]),
         Route("/games/{game_id}", wrap(game_page)), Route("/api/games/{game_id}", wrap(api_game)),
         Route("/live", wrap(live_page)), Route("/api/live", wrap(api_live)),
+        Route("/season", wrap(season_page)), Route("/api/season", wrap(api_season)),
         Route("/final", wrap(final_page)), Route("/api/final", wrap(api_final)),
         Route("/signin", wrap(signin_form), methods=["GET"]), Route("/signin", wrap(signin), methods=["POST"]),
         Route("/signout", wrap(signout), methods=["POST"]),

@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-NAV = (("/", "Leaderboard"), ("/live", "Live"), ("/final", "Final"), ("/me", "My bots"))
+NAV = (("/", "Leaderboard"), ("/live", "Live"), ("/season", "Season"), ("/final", "Final"), ("/me", "My bots"))
 
 
 def esc(value: object) -> str:
@@ -202,3 +202,19 @@ def final(data: dict[str, Any] | None) -> str:
             f"{esc(data['message'])}</p><p class=\"note\">Maximum-likelihood Elo over the final's games (the referee's fit, "
             f"average 0) with its 95% interval.</p>"
             + table(["#", "Bot", "Version", "Author", "Elo", "95% interval", "Points", "Games"], rows))
+
+
+def season(data: dict[str, Any]) -> str:
+    fitted = data["ratings"]
+    rows = []
+    for rank, e in enumerate(fitted["engines"], 1):
+        bot, _, version = e["name"].rpartition("-v")
+        rows.append([str(rank), bot_link(bot), f"v{esc(version)}", "-" if e["elo"] is None else f"{e['elo']:+.1f}",
+                     "-" if e["low"] is None else f"{e['low']:+.1f} .. {e['high']:+.1f}", f"{e['points']:g}",
+                     str(e["games"])])
+    w = fitted["first_move_advantage"]
+    first = "" if w["elo"] is None else f" First-move advantage {w['elo']:+.1f} Elo ({w['low']:+.1f} .. {w['high']:+.1f})."
+    return (f"<h1>Season standings</h1><p class=\"note\">Every ladder game so far ({data['games']}), every version: "
+            f"the referee's maximum-likelihood Elo ({esc(fitted['method'])}, average 0) with its 95% interval.{first}</p>"
+            + (table(["#", "Bot", "Version", "Elo", "95% interval", "Points", "Games"], rows) if rows
+               else "<p>No games yet.</p>"))

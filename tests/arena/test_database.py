@@ -18,6 +18,7 @@ from arena.db.database import DatabaseError, current_revision, migrate, open_dat
 from arena.db.schema import ACTIVE, RETIRED, SUSPENDED, authors, metadata
 from arena.ratings import Rating
 from arena.season.export import export_season
+from arena.season.standings import season_standings
 from referee.store import RecordReader
 
 
@@ -121,6 +122,8 @@ def test_a_game_is_recorded_whole_and_once(arena_engine, tmp_path):
     assert [p.id for p in results.unfinished_pairs(engine)] == [pair.id]
     results.finish_pair(engine, pair.id)
     assert results.unfinished_pairs(engine) == []
+    standings = season_standings(engine)
+    assert standings["games"] == 1 and [e["name"] for e in standings["ratings"]["engines"]] == ["a-v1", "b-v1"]
     # the export is the referee's records.jsonl: its strict reader takes it
     assert export_season(engine, tmp_path / "export", arena.config.name) == 1
     assert [r["game_id"] for r in RecordReader(tmp_path / "export" / "records.jsonl")] == [pair.game_id(0)]

@@ -73,7 +73,7 @@ def test_kill_9_at_any_moment_loses_no_game_and_no_submission(tmp_path, serve):
         assert bot_processes(directory / "bots") == []
         server.handle.close()
         server.start()
-        wait_for(lambda: counts(engine)[0] >= seen + 2, 120)
+        wait_for(lambda at_least=seen + 2: counts(engine)[0] >= at_least, 120)
     wait_for(lambda: request(server, "/api/bots/late")[1].get("versions", [{}])[0].get("status") == "active", 120)
     assert late is not None
     assert "interrupted by the last stop: their games are played again" in server.text()
