@@ -87,6 +87,10 @@ def serve(arena: Arena, engine: Any, *, host: str, port: int, concurrency: int, 
     except OSError as exc:
         log(f"error: cannot listen on {host}:{port}: {exc.strerror}")
         return 2
+    # Accepted connections inherit this (Linux). asyncio sets it only on sockets made with proto
+    # IPPROTO_TCP, which socket.create_server's are not: without it a keep-alive client waits 40 ms
+    # for every answer (Nagle's algorithm against the client's delayed ACK).
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     bound_host, bound_port = sock.getsockname()[:2]
     if host not in ("127.0.0.1", "localhost", "::1"):
         log(f"warning: serving on {host}: put it behind a reverse proxy with TLS (docs/arena.md)")
