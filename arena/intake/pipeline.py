@@ -20,6 +20,7 @@ import json
 import os
 import shutil
 import sys
+import traceback
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -159,7 +160,12 @@ class Intake:
         while True:
             queued = await asyncio.to_thread(bots_db.versions_with_status, self.engine, QUEUED)
             for row in queued:
-                await self.process(row)
+                try:
+                    await self.process(row)
+                except Exception as exc:   # a bug or a broken machine costs this version, not the server
+                    traceback.print_exc(file=sys.stderr)
+                    await self._reject(row, f"the arena could not build or check it ({type(exc).__name__}: "
+                                            f"{str(exc)[:200]}); the host's log has the details")
             self.wakeup.clear()
             try:
                 await asyncio.wait_for(self.wakeup.wait(), POLL_INTERVAL)

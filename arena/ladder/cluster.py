@@ -59,12 +59,25 @@ class DaskPairs:
             self.generation += 1
             client = await self._client()
             await _dask().Variable(f"{self.run_key}-done", client=client).set([])
+            client.subscribe_topic(f"{self.run_key}-live", self._live_event)
             self._keys.setdefault(self.run_key, 0)
             await self._release_idle_keys()
+
+    def _live_event(self, event: Any) -> None:
+        """A worker's game in progress, or its end (the referee's live events): shown on /live."""
+        try:
+            _, message = event
+            if "finished" in message:
+                self.live.finished(int(message["finished"]))
+            elif "game" in message:
+                self.live.show(message["game"])
+        except (TypeError, ValueError, KeyError):
+            pass
 
     async def _release_idle_keys(self) -> None:
         for key in [k for k, n in self._keys.items() if n == 0 and k != self.run_key]:
             del self._keys[key]
+            self.client.unsubscribe_topic(f"{key}-live")
             try:
                 await self.client.run(release_run, key, on_error="ignore")
             except OSError:
@@ -102,12 +115,12 @@ class DaskPairs:
         finally:
             self._keys[key] -= 1
 
-    @staticmethod
-    async def _take(record: dict[str, Any], wanted: set[int], seen: set[int], on_game: OnGame) -> bool:
+    async def _take(self, record: dict[str, Any], wanted: set[int], seen: set[int], on_game: OnGame) -> bool:
         game_id = record.get("game_id")
         if not isinstance(game_id, int) or game_id not in wanted or game_id in seen:
             return True
         seen.add(game_id)
+        self.live.finished(game_id)
         return await on_game(record, [])
 
     async def close(self) -> None:

@@ -15,6 +15,7 @@ import sys
 import time
 import traceback
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from protocol.svg_replay import PartTable, page_html, record_moves, replay
 from ..config import Arena
 from ..db import bots as bots_db
 from ..db import pages
-from ..db.authors import author_by_token
+from ..db.authors import Author, author_by_token
 from ..db.results import game_record
 from ..intake.pipeline import SubmissionError, submit_archive
 from ..season.standings import season_standings
@@ -57,6 +58,14 @@ PUBLIC_ENGINE_KEYS = ("name", "options", "tc")
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+@dataclass(frozen=True)
+class Board:
+    made: float
+    rows: list[dict[str, Any]]
+    body: str
+    json: bytes
+
+
 class Site:
     """What the pages need: the arena, its database, and (in `serve`) the ladder and the intake."""
 
@@ -66,19 +75,19 @@ class Site:
         self.ladder = ladder
         self.intake = intake
         self.finals: Any = None
-        self._board: tuple[tuple[int, float], list[dict[str, Any]]] | None = None
+        self._board: Board | None = None
         self._standings: tuple[float, dict[str, Any]] | None = None
 
-    def leaderboard(self) -> list[dict[str, Any]]:
-        generation = self.ladder.generation if self.ladder is not None else 0
+    def board(self) -> Board:
+        """The leaderboard's rows, page body and JSON, made again at most every CACHE_SECONDS (the
+        ladder records several games a second: a page a second old is current enough) and at once
+        after a change made through this server."""
         now = time.monotonic()
-        if self._board is not None:
-            (gen, made), rows = self._board
-            if gen == generation and now - made < CACHE_SECONDS:
-                return rows
-        rows = pages.leaderboard(self.engine)
-        self._board = ((generation, now), rows)
-        return rows
+        if self._board is None or now - self._board.made > CACHE_SECONDS:
+            rows = pages.leaderboard(self.engine)
+            data = {"arena": self.arena.config.name, "games": self.arena.config.games, "leaderboard": rows}
+            self._board = Board(now, rows, html.leaderboard(rows), json.dumps(data).encode())
+        return self._board
 
     def standings(self) -> dict[str, Any]:
         """The season's maximum-likelihood standings, fitted again at most every STANDINGS_SECONDS."""
@@ -125,11 +134,16 @@ def _int_param(request: Request, name: str, default: int | None, low: int, high:
     return value
 
 
-def _signed_in(request: Request, site: Site) -> str | None:
+def _author_or_none(request: Request, site: Site) -> Author | None:
+    """The signed-in author for a page that anyone may see (a stale cookie: nobody)."""
     try:
-        author = current_author(request, site.engine)
+        return current_author(request, site.engine)
     except HttpError:
         return None
+
+
+def _signed_in(request: Request, site: Site) -> str | None:
+    author = _author_or_none(request, site)
     return None if author is None else author.name
 
 
@@ -164,12 +178,13 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
 
     # -- public pages -----------------------------------------------------------------------------
     async def index(request: Request) -> Response:
-        rows = await in_thread(site.leaderboard)
-        return page("Leaderboard", html.leaderboard(rows, len(site.live_games())), request)
+        board = await in_thread(site.board)
+        live = len(site.live_games())
+        note = f'<p class="note"><a href="/live">{live} game(s) being played now</a></p>' if live else ""
+        return page("Leaderboard", board.body + note, request)
 
     async def api_leaderboard(request: Request) -> Response:
-        return JSONResponse({"arena": site.arena.config.name, "games": site.arena.config.games,
-                             "leaderboard": await in_thread(site.leaderboard)})
+        return Response((await in_thread(site.board)).json, media_type="application/json")
 
     async def _bot(request: Request) -> dict[str, Any]:
         name = request.path_params["name"]
@@ -198,8 +213,8 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
         record = await in_thread(game_record, site.engine, game_id)
         if record is None:
             raise HttpError(404, f"no game {game_id}")
-        author = current_author(request, site.engine) if request.cookies.get(COOKIE) else None
-        parts = await in_thread(pages.stderr_of, site.engine, game_id, author.id) if author else []
+        signed = _author_or_none(request, site)
+        parts = await in_thread(pages.stderr_of, site.engine, game_id, signed.id) if signed else []
         table = PartTable()
         moves, notes, opening = record_moves(record)
         dark, light = record["dark"].get("name", "?"), record["light"].get("name", "?")

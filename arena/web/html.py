@@ -70,15 +70,15 @@ def table(head: list[str], rows: list[list[str]], css: str = "") -> str:
     return f'<div class="scroll"><table class="{css}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
-def leaderboard(rows: list[dict[str, Any]], live_count: int) -> str:
+def leaderboard(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return ("<h1>Leaderboard</h1><p>No bot is playing yet. Authors submit bots with "
                 "<code>isaac-arena submit</code> or from <a href=\"/me\">My bots</a>.</p>")
     body = [[str(r["rank"]), bot_link(r["bot"]), esc(r["author"]), f"v{r['version']}", rating_text(r),
              f"{r['conservative']:.1f}", str(r["games"]), f"{r['wins']}/{r['draws']}/{r['losses']}",
              when(r["last_game_at"]), sparkline(r["spark"])] for r in rows]
-    return (f'<h1>Leaderboard</h1><p class="note">Rating &mu; &plusmn; 3&sigma; (OpenSkill); ranked by the conservative '
-            f'estimate &mu; &minus; 3&sigma;. <a href="/live">{live_count} game(s) being played now</a>.</p>'
+    return ('<h1>Leaderboard</h1><p class="note">Rating &mu; &plusmn; 3&sigma; (OpenSkill); ranked by the conservative '
+            'estimate &mu; &minus; 3&sigma;.</p>'
             + table(["#", "Bot", "Author", "Version", "Rating", "Rank by", "Games", "W/D/L", "Last game", "Trend"],
                     body, "board"))
 
