@@ -48,9 +48,12 @@ from .auth import (
     require_admin,
     require_author,
 )
+from .cache import TtlCache
 
 STATIC = Path(__file__).parent / "static"
 CACHE_SECONDS = 1.0
+BOT_SECONDS = 2.0
+"""How old a bot's page may be (it changes with each of the bot's games)."""
 STANDINGS_SECONDS = 30.0
 PUBLIC_ENGINE_KEYS = ("name", "options", "tc")
 """What the public game JSON keeps of each engine (not its command or directory on the host)."""
@@ -77,6 +80,7 @@ class Site:
         self.finals: Any = None
         self._board: Board | None = None
         self._standings: tuple[float, dict[str, Any]] | None = None
+        self.bots = TtlCache(BOT_SECONDS)
 
     def board(self) -> Board:
         """The leaderboard's rows, page body and JSON, made again at most every CACHE_SECONDS (the
@@ -99,6 +103,7 @@ class Site:
     def changed(self) -> None:
         """A version came, went or changed state: the ladder and the caches look again."""
         self._board = None
+        self.bots.clear()
         if self.ladder is not None:
             self.ladder.poke()
         if self.intake is not None:
@@ -190,17 +195,18 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
         name = request.path_params["name"]
         limit = _int_param(request, "limit", pages.RECENT_GAMES, 1, 200)
         before = _int_param(request, "before", None, 0, 1 << 62)
-        data = await in_thread(pages.bot, site.engine, name, limit, before)
-        if data is None:
+        key = (name, limit, before)
+        found = await in_thread(site.bots.get, key, lambda: _bot_entry(site, name, limit, before))
+        if found is None:
             raise HttpError(404, f"no bot called {name[:60]!r}")
-        return data   # type: ignore[no-any-return]
+        return found   # type: ignore[no-any-return]
 
     async def bot_page(request: Request) -> Response:
-        data = await _bot(request)
-        return page(data["bot"], html.bot(data), request)
+        found = await _bot(request)
+        return page(found["data"]["bot"], found["html"], request)
 
     async def api_bot(request: Request) -> Response:
-        return JSONResponse(await _bot(request))
+        return Response((await _bot(request))["json"], media_type="application/json")
 
     def _game_id(request: Request) -> int:
         text = request.path_params["game_id"]
@@ -432,6 +438,14 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(bind_host, extra_hosts or []))])
     app.state.site = site
     return app
+
+
+def _bot_entry(site: Site, name: str, limit: int | None, before: int | None) -> dict[str, Any] | None:
+    """A bot's page as data, HTML body and JSON, for the cache (None: no such bot)."""
+    data = pages.bot(site.engine, name, limit or pages.RECENT_GAMES, before)
+    if data is None:
+        return None
+    return {"data": data, "html": html.bot(data), "json": json.dumps(data).encode()}
 
 
 def _bot_action(action: Callable[[], Any]) -> Any:
