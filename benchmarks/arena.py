@@ -12,7 +12,8 @@ pages: an arena database filled with --bots playing versions and --games recorde
   leaderboard (HTML and JSON) and of a random bot's page (HTML and JSON); also the leaderboard's
   query alone, uncached, in this process.
 load: the same database; --clients concurrent clients (asyncio, keep-alive) for --seconds, each
-  asking in turn the leaderboard, its JSON, a random bot's page and its JSON: requests, errors,
+  asking in turn the leaderboard, its JSON, a random bot's page and its JSON, the next request at
+  once (or after a pause of mean --think seconds, as people reading pages): requests, errors,
   median, 95th and 99th percentile.
 rate: the same random players (tests/engines/bad/good_random.py) as an `isaac-referee tournament`
   (--concurrency 1) and as --bots bots of an arena (`--workers 1`, sandbox none): games per second
@@ -303,6 +304,8 @@ def cmd_load(args: argparse.Namespace) -> None:
                         if status != 200:
                             errors.append(f"{path}: {status}")
                         latencies.append(seconds)
+                        if args.think:
+                            await asyncio.sleep(rng.uniform(0, 2 * args.think))
                     writer.close()
 
                 async def run() -> None:
@@ -312,7 +315,7 @@ def cmd_load(args: argparse.Namespace) -> None:
                 t0 = time.monotonic()
                 asyncio.run(run())
                 spent = time.monotonic() - t0
-                print(f"{args.database}: {args.clients} clients for {spent:.0f} s: {len(latencies)} requests "
+                print(f"{args.database}: {args.clients} clients (think {args.think:g} s) for {spent:.0f} s: {len(latencies)} requests "
                       f"({len(latencies) / spent:.0f}/s), {len(errors)} errors; median {pct(latencies, 0.5):.0f} ms, "
                       f"p95 {pct(latencies, 0.95):.0f} ms, p99 {pct(latencies, 0.99):.0f} ms; server RSS {server.rss_mb():.0f} MB")
                 for error in errors[:5]:
@@ -462,6 +465,8 @@ def main() -> None:
         s.add_argument("--requests", type=int, default=300)
         s.add_argument("--clients", type=int, default=100)
         s.add_argument("--seconds", type=float, default=60)
+        s.add_argument("--think", type=float, default=0.0,
+                       help="load: a client's mean pause between requests (0: at once, the hardest case)")
         s.set_defaults(run=run)
     s = sub.add_parser("rate")
     s.add_argument("--bots", type=int, default=4)

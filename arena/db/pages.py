@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import and_, desc, select
+from sqlalchemy import and_, bindparam, desc, select
 from sqlalchemy.engine import Connection, Engine
 
 from ..ratings import Rating
@@ -40,30 +40,39 @@ def leaderboard(engine: Engine) -> list[dict[str, Any]]:
             for i, r in enumerate(rows)]
 
 
-def _names(db: Connection, version_ids: set[int]) -> dict[int, dict[str, Any]]:
-    if not version_ids:
-        return {}
-    rows = db.execute(select(versions.c.id, versions.c.number, bots.c.name, bots.c.deleted)
-                      .select_from(versions.join(bots, versions.c.bot_id == bots.c.id))
-                      .where(versions.c.id.in_(version_ids))).all()
-    return {int(r.id): {"bot": str(r.name), "version": int(r.number), "deleted": bool(r.deleted)} for r in rows}
+_DARK_V, _LIGHT_V = versions.alias("dark_v"), versions.alias("light_v")
+_DARK_B, _LIGHT_B = bots.alias("dark_b"), bots.alias("light_b")
+_GAMES_NAMED = (games.join(_DARK_V, games.c.dark == _DARK_V.c.id).join(_DARK_B, _DARK_V.c.bot_id == _DARK_B.c.id)
+                .join(_LIGHT_V, games.c.light == _LIGHT_V.c.id).join(_LIGHT_B, _LIGHT_V.c.bot_id == _LIGHT_B.c.id))
+_GAME_COLUMNS = (games, _DARK_B.c.name.label("dark_bot"), _DARK_V.c.number.label("dark_number"),
+                 _DARK_B.c.deleted.label("dark_deleted"), _LIGHT_B.c.name.label("light_bot"),
+                 _LIGHT_V.c.number.label("light_number"), _LIGHT_B.c.deleted.label("light_deleted"))
+
+
+def _named_games() -> Any:
+    """Games with both sides' bot names and version numbers, in one query."""
+    return select(*_GAME_COLUMNS).select_from(_GAMES_NAMED)
+
+
+_LATEST = {column.name: _named_games().where(and_(column == bindparam("vid"), games.c.id < bindparam("before")))
+           .order_by(desc(games.c.id)).limit(bindparam("limit")) for column in (games.c.dark, games.c.light)}
+"""A version's latest games on each side (built once: the pages ask them often)."""
 
 
 def _game_rows(db: Connection, version_ids: list[int], limit: int, before: int | None) -> list[Any]:
     found: list[Any] = []
+    below = (1 << 62) if before is None else before
     for vid in version_ids:
-        for column in (games.c.dark, games.c.light):
-            query = select(games).where(column == vid)
-            if before is not None:
-                query = query.where(games.c.id < before)
-            found += db.execute(query.order_by(desc(games.c.id)).limit(limit)).all()
+        for query in _LATEST.values():
+            found += db.execute(query, {"vid": vid, "before": below, "limit": limit}).all()
     unique = {int(r.id): r for r in found}
     return [unique[k] for k in sorted(unique, reverse=True)[:limit]]
 
 
-def games_json(db: Connection, rows: list[Any]) -> list[dict[str, Any]]:
-    names = _names(db, {int(r.dark) for r in rows} | {int(r.light) for r in rows})
-    return [{"id": int(r.id), "game_type": r.game_type, "dark": names.get(int(r.dark)), "light": names.get(int(r.light)),
+def games_json(rows: list[Any]) -> list[dict[str, Any]]:
+    return [{"id": int(r.id), "game_type": r.game_type,
+             "dark": {"bot": r.dark_bot, "version": int(r.dark_number), "deleted": bool(r.dark_deleted)},
+             "light": {"bot": r.light_bot, "version": int(r.light_number), "deleted": bool(r.light_deleted)},
              "dark_version_id": int(r.dark), "light_version_id": int(r.light), "result": r.result,
              "termination": r.termination, "reason": r.reason, "plies": int(r.plies), "finished_at": r.finished_at,
              "failed_version_id": r.failed} for r in rows]
@@ -78,33 +87,43 @@ def _public_check(text: str) -> dict[str, Any] | None:
             "results": [{"name": r["name"], "tier": r["tier"], "status": r["status"]} for r in data.get("results", [])]}
 
 
+_BOT_HEAD = (select(bots.c.id, bots.c.name, bots.c.created_at, authors.c.name.label("author"))
+             .select_from(bots.join(authors, bots.c.author_id == authors.c.id))
+             .where(and_(bots.c.name == bindparam("name"), bots.c.deleted.is_(False))))
+_BOT_VERSIONS = (select(versions.c.id, versions.c.number, versions.c.status, versions.c.reason, versions.c.created_at,
+                        versions.c.activated_at, versions.c.mu, versions.c.sigma, versions.c.games, versions.c.wins,
+                        versions.c.draws, versions.c.losses, versions.c.spark)
+                 .where(versions.c.bot_id == bindparam("bot")).order_by(desc(versions.c.number)))
+_BOT_CHECK = (select(versions.c.check_report).where(and_(versions.c.bot_id == bindparam("bot"),
+                                                         versions.c.check_report != ""))
+              .order_by(desc(versions.c.number)).limit(1))
+_SCORES = (select(encounters.c.wins, encounters.c.draws, encounters.c.losses, bots.c.name)
+           .select_from(encounters.join(versions, encounters.c.opponent_id == versions.c.id)
+                        .join(bots, versions.c.bot_id == bots.c.id))
+           .where(encounters.c.version_id.in_(bindparam("ids", expanding=True))))
+
+
 def bot(engine: Engine, name: str, limit: int = RECENT_GAMES, before: int | None = None) -> dict[str, Any] | None:
     """A bot's page: its versions, recent games, score against each opponent, its check's verdicts."""
     with engine.connect() as db:
-        head = db.execute(select(bots.c.id, bots.c.name, bots.c.created_at, authors.c.name.label("author"))
-                          .select_from(bots.join(authors, bots.c.author_id == authors.c.id))
-                          .where(and_(bots.c.name == name, bots.c.deleted.is_(False)))).first()
+        head = db.execute(_BOT_HEAD, {"name": name}).first()
         if head is None:
             return None
-        rows = db.execute(select(versions).where(versions.c.bot_id == head.id).order_by(desc(versions.c.number))).all()
+        rows = db.execute(_BOT_VERSIONS, {"bot": head.id}).all()
         version_list = [{"version": int(v.number), "version_id": int(v.id), "status": v.status, "reason": v.reason,
                          "created_at": v.created_at, "activated_at": v.activated_at, **_rating(v.mu, v.sigma),
                          "games": int(v.games), "wins": int(v.wins), "draws": int(v.draws), "losses": int(v.losses),
                          "spark": json.loads(v.spark or "[]")} for v in rows]
         ids = [int(v.id) for v in rows]
-        recent = games_json(db, _game_rows(db, ids, limit, before))
-        scores = db.execute(select(encounters).where(encounters.c.version_id.in_(ids))).all() if ids else []
-        opponents = _names(db, {int(s.opponent_id) for s in scores})
+        recent = games_json(_game_rows(db, ids, limit, before))
+        scores = db.execute(_SCORES, {"ids": ids}).all() if ids else []
         by_opponent: dict[str, dict[str, int]] = {}
         for s in scores:
-            other = opponents.get(int(s.opponent_id))
-            if other is None:
-                continue
-            tally = by_opponent.setdefault(other["bot"], {"wins": 0, "draws": 0, "losses": 0})
+            tally = by_opponent.setdefault(str(s.name), {"wins": 0, "draws": 0, "losses": 0})
             tally["wins"] += int(s.wins)
             tally["draws"] += int(s.draws)
             tally["losses"] += int(s.losses)
-        latest_check = next((v.check_report for v in rows if v.check_report), "")
+        latest_check = db.execute(_BOT_CHECK, {"bot": head.id}).scalar_one_or_none() or ""
     against = [{"opponent": k, **v, "games": v["wins"] + v["draws"] + v["losses"],
                 "score": round((v["wins"] + v["draws"] / 2) / max(1, v["wins"] + v["draws"] + v["losses"]), 3)}
                for k, v in sorted(by_opponent.items())]
@@ -114,16 +133,14 @@ def bot(engine: Engine, name: str, limit: int = RECENT_GAMES, before: int | None
 
 def game(engine: Engine, game_id: int) -> dict[str, Any] | None:
     with engine.connect() as db:
-        row = db.execute(select(games).where(games.c.id == game_id)).first()
-        if row is None:
-            return None
-        return games_json(db, [row])[0]
+        row = db.execute(_named_games().where(games.c.id == game_id)).first()
+        return None if row is None else games_json([row])[0]
 
 
 def recent(engine: Engine, limit: int) -> list[dict[str, Any]]:
     with engine.connect() as db:
-        rows = db.execute(select(games).order_by(desc(games.c.id)).limit(limit)).all()
-        return games_json(db, list(rows))
+        rows = db.execute(_named_games().order_by(desc(games.c.id)).limit(limit)).all()
+        return games_json(list(rows))
 
 
 def author_view(engine: Engine, author_id: int) -> dict[str, Any]:
@@ -142,7 +159,7 @@ def author_view(engine: Engine, author_id: int) -> dict[str, Any]:
                 select(stderr.c.game_id, stderr.c.version_id).where(and_(
                     stderr.c.version_id.in_(ids), stderr.c.game_id.in_([int(r.id) for r in recent_rows])))).all()} \
                 if recent_rows else set()
-            recent_games = games_json(db, recent_rows)
+            recent_games = games_json(recent_rows)
             for g in recent_games:
                 g["stderr"] = any((g["id"], vid) in with_stderr for vid in ids)
             out.append({"bot": b.name, "recent_games": recent_games, "versions": [

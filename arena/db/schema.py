@@ -9,6 +9,7 @@ build exactly these tables (tests compare them).
 from __future__ import annotations
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Float,
@@ -86,11 +87,11 @@ pairs = Table(
 
 GAME_IDS_PER_PAIR = 64
 """A game's id is pair id * 64 + its number in the pair: known before it is played, so a game
-played again after a crash keeps its id and is recorded once."""
+played again after a crash keeps its id and is recorded once (64-bit: no season runs out of ids)."""
 
 games = Table(
     "games", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
     Column("pair_id", Integer, ForeignKey("pairs.id"), nullable=False),
     Column("game_type", String(16), nullable=False),
     Column("dark", Integer, ForeignKey("versions.id"), nullable=False),
@@ -108,13 +109,13 @@ games = Table(
 
 records = Table(
     "records", metadata,
-    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True, autoincrement=False),
+    Column("game_id", BigInteger, ForeignKey("games.id"), primary_key=True, autoincrement=False),
     Column("record", LargeBinary, nullable=False),
 )
 
 stderr = Table(
     "stderr", metadata,
-    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True, autoincrement=False),
+    Column("game_id", BigInteger, ForeignKey("games.id"), primary_key=True, autoincrement=False),
     Column("version_id", Integer, ForeignKey("versions.id"), primary_key=True, autoincrement=False),
     Column("head", Text, nullable=False),
     Column("tail", Text, nullable=False),

@@ -70,6 +70,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
         server.stop()
 
 
+def wait(driver: Any, condition: Any, what: str) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(driver, 20).until(lambda d: condition(), message=f"waiting for {what}")
+
+
 def sized(driver: Any, width: int, height: int, phone: bool) -> None:
     if phone:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -108,11 +113,12 @@ def test_leaderboard_and_an_authors_page(site, browser, width, height, phone):  
                                  "return [r.left, r.right, document.documentElement.clientWidth];")
     assert box[0] >= 0 and box[1] <= box[2] + 0.5, box
     rows[0].find_element("css selector", "td:nth-child(2) a").click()
-    assert "Versions" in browser.page_source and overflow(browser) <= 0
+    wait(browser, lambda: "/bots/" in browser.current_url and "Versions" in browser.page_source, "the bot's page")
+    assert overflow(browser) <= 0
     browser.get(server.url + "/signin")
     browser.find_element("css selector", "input[name=token]").send_keys(token)
     browser.find_element("css selector", "form.signin button").click()
-    assert browser.current_url.endswith("/me")
+    wait(browser, lambda: browser.current_url.endswith("/me"), "the author's page")
     heading = browser.find_element("css selector", "main h1").text
     assert heading == "My bots (alice)"
     assert [s.text for s in browser.find_elements("css selector", "section.mybot h2")] == ["bot-number-0"]
@@ -124,5 +130,6 @@ def test_leaderboard_and_an_authors_page(site, browser, width, height, phone):  
     if phone:
         assert small_or_off_screen(browser) == []
     browser.find_element("css selector", "header form.who button").click()   # sign out
-    assert browser.find_element("css selector", "header a.who").text == "Sign in"
+    wait(browser, lambda: [a.text for a in browser.find_elements("css selector", "header a.who")] == ["Sign in"],
+         "signed out")
     assert console_errors(browser) == []

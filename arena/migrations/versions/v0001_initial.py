@@ -75,7 +75,7 @@ def upgrade() -> None:
     op.create_index("ix_pairs_status", "pairs", ["status"])
     op.create_table(
         "games",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("id", sa.BigInteger, primary_key=True, autoincrement=False),
         sa.Column("pair_id", sa.Integer, sa.ForeignKey("pairs.id"), nullable=False),
         sa.Column("game_type", sa.String(16), nullable=False),
         sa.Column("dark", sa.Integer, sa.ForeignKey("versions.id"), nullable=False),
@@ -92,12 +92,12 @@ def upgrade() -> None:
     op.create_index("ix_games_light_id", "games", ["light", "id"])
     op.create_table(
         "records",
-        sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True, autoincrement=False),
+        sa.Column("game_id", sa.BigInteger, sa.ForeignKey("games.id"), primary_key=True, autoincrement=False),
         sa.Column("record", sa.LargeBinary, nullable=False),
     )
     op.create_table(
         "stderr",
-        sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True, autoincrement=False),
+        sa.Column("game_id", sa.BigInteger, sa.ForeignKey("games.id"), primary_key=True, autoincrement=False),
         sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), primary_key=True, autoincrement=False),
         sa.Column("head", sa.Text, nullable=False),
         sa.Column("tail", sa.Text, nullable=False),
