@@ -95,7 +95,7 @@ def serve(arena: Arena, engine: Any, *, host: str, port: int, concurrency: int, 
     if host not in ("127.0.0.1", "localhost", "::1"):
         log(f"warning: serving on {host}: put it behind a reverse proxy with TLS (docs/arena.md)")
     app = create_app(site, host, allowed, lifespan=lifespan)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", proxy_headers=True,
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", proxy_headers=True, loop="asyncio",
                                            timeout_graceful_shutdown=5))
     stopped_by: list[int] = []
 

@@ -52,7 +52,7 @@ from .cache import TtlCache
 
 STATIC = Path(__file__).parent / "static"
 CACHE_SECONDS = 1.0
-BOT_SECONDS = 2.0
+BOT_SECONDS = 5.0
 """How old a bot's page may be (it changes with each of the bot's games)."""
 STANDINGS_SECONDS = 30.0
 PUBLIC_ENGINE_KEYS = ("name", "options", "tc")
