@@ -24,8 +24,8 @@ from pydantic import (
 )
 
 from protocol import registry
-from referee.openings import OpeningBook, OpeningError, parse_source
-from referee.timecontrol import TimeControl
+from referee.formats.timecontrol import TimeControl
+from referee.matches.openings import OpeningBook, OpeningError, parse_source
 
 CONFIG_NAME = "arena.toml"
 DATABASE_ENV = "ISAAC_ARENA_DATABASE"

@@ -221,7 +221,8 @@ def pct(values: list[float], q: float) -> float:
 def database_url(kind: str, where: Path) -> tuple[str | None, Any]:
     if kind == "sqlite":
         return None, None
-    from tests.support.postgres import Server as Postgres, server_bin
+    from tests.support.postgres import Server as Postgres
+    from tests.support.postgres import server_bin
     bin_dir = server_bin()
     if bin_dir is None:
         raise SystemExit("no PostgreSQL server installed")

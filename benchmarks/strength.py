@@ -21,7 +21,7 @@ Prints per game and opponent: search's score with a 95% interval computed from
 the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2, 2), its score as Dark
 and as Light (an opening book that favours one colour shows here), the pentanomial
 counts, time forfeits and the run directory. Then, unless --no-per-opening, one line
-per opening (referee/opening_results.py): Dark's points, each pair's games by the
+per opening (referee/books/opening_results.py): Dark's points, each pair's games by the
 colour that won them (`DD`: Dark won both, so the pair split 1-1 and the opening,
 not the engines, decided it), search's points as Dark and as Light, and how many
 pairs one colour won twice. The machine's load average is printed too: strength
@@ -43,8 +43,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from referee.opening_results import by_opening, opening_row, summary_line  # noqa: E402
-from referee.store import RECORDS, read_records_file  # noqa: E402
+from referee.books.opening_results import by_opening, opening_row, summary_line  # noqa: E402
+from referee.results.store import RECORDS, read_records_file  # noqa: E402
 
 GAMES = ("isaac", "foundations", "hari")
 PARTNERS = ("fastmc", "heuristic", "flatmc", "greedy", "random")

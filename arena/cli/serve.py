@@ -17,8 +17,8 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
-from referee.live import LiveGames
-from referee.sandbox import SandboxError, check_available
+from referee.engines.sandbox import SandboxError, check_available
+from referee.matches.live import LiveGames
 
 from ..config import Arena
 from ..intake.pipeline import Intake

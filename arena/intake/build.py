@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.sandbox import bwrap_argv
+from referee.engines.sandbox import bwrap_argv
 
 from ..config import Build
 

@@ -18,9 +18,9 @@ import asyncio
 import uuid
 from typing import Any
 
-from referee.cluster import ClusterError, _dask, _scheduler_gone, play_pair_task, release_run
-from referee.engine_process import EngineSpec
-from referee.live import LiveGames
+from referee.engines.process import EngineSpec
+from referee.matches.cluster import ClusterError, _dask, _scheduler_gone, play_pair_task, release_run
+from referee.matches.live import LiveGames
 
 from ..db.results import Pair
 from .runner import OnGame, PlannedGame

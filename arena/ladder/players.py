@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.client import Handshake, ProtocolClient
-from referee.engine_process import CHUNK, EngineProcess, EngineSpec
-from referee.player import EnginePlayer
-from referee.pool import EnginePool
-from referee.timecontrol import TimeControl
+from referee.engines.client import Handshake, ProtocolClient
+from referee.engines.player import EnginePlayer
+from referee.engines.pool import EnginePool
+from referee.engines.process import CHUNK, EngineProcess, EngineSpec
+from referee.formats.timecontrol import TimeControl
 
 from ..config import Arena
 from ..db.bots import VersionRow

@@ -26,12 +26,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from protocol import Game
-from referee.cpu import plan_cores
-from referee.engine_process import EngineSpec
-from referee.game_runner import GameSpec, play_game
-from referee.live import LiveGames
-from referee.record import GameRecord
-from referee.schedule import game_seed
+from referee.engines.cpu import plan_cores
+from referee.engines.process import EngineSpec
+from referee.formats.record import GameRecord
+from referee.matches.game_runner import GameSpec, play_game
+from referee.matches.live import LiveGames
+from referee.matches.schedule import game_seed
 
 from ..config import Arena
 from ..db import bots as bots_db

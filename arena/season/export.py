@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from referee.pgn import write_pgn
+from referee.results.pgn import write_pgn
 
 from ..db.results import all_records
 

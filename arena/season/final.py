@@ -23,8 +23,8 @@ from typing import Any
 from sqlalchemy import insert, update
 from sqlalchemy.engine import Engine
 
-from referee.ratings import fit_ratings
-from referee.store import read_records_file
+from referee.results.ratings import fit_ratings
+from referee.results.store import read_records_file
 
 from ..config import Arena
 from ..db import bots as bots_db

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from referee.ratings import fit_ratings_of
+from referee.results.ratings import fit_ratings_of
 
 from ..db.schema import bots, games, versions
 

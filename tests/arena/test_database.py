@@ -19,7 +19,7 @@ from arena.db.schema import ACTIVE, RETIRED, SUSPENDED, authors, metadata
 from arena.ratings import Rating
 from arena.season.export import export_season
 from arena.season.standings import season_standings
-from referee.store import RecordReader
+from referee.results.store import RecordReader
 
 
 def test_the_migrations_build_exactly_the_tables_of_the_code(arena_engine):

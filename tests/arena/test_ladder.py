@@ -16,7 +16,7 @@ from arena.db import results
 from arena.db.schema import SUSPENDED, games
 from arena.ladder.runner import Ladder, OnGame, PlannedGame
 from arena.ratings import Rating
-from referee.engine_process import EngineSpec
+from referee.engines.process import EngineSpec
 
 
 class ScriptedPairs:

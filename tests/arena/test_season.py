@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.sandbox import SandboxError, check_available
-from referee.store import RecordReader
+from referee.engines.sandbox import SandboxError, check_available
+from referee.results.store import RecordReader
 from tests.arena.bots import c_starter, multi_hostile_bot, python_starter, tar_gz, write, zip_bytes
 from tests.arena.conftest import add_author, arena_cli, in_process, make_arena
 from tests.arena.test_server import request, wait_for
