@@ -87,8 +87,8 @@ def test_a_season_from_submission_to_final_ranking(tmp_path: Path, serve):
     status, c_page, _ = request(server, "/api/me", token=tokens["c"])
     assert "gcc" in c_page["bots"][0]["versions"][0]["build_log"]   # built in the sandbox by its Makefile
     # the hostile bot's attempts, in its own stderr (its author's view)
-    status, mine, _ = request(server, "/api/me", token=tokens["mallory"])
-    first = mine["bots"][0]["recent_games"][-1]["id"]
+    status, page, _ = request(server, "/api/bots/mallory?limit=200")
+    first = min(game["id"] for game in page["recent_games"])   # its first game: the attacks come at its first go
     status, seen, _ = request(server, f"/api/me/games/{first}/stderr", token=tokens["mallory"])
     text = "".join(part["head"] + part["tail"] for part in seen["stderr"])
     for attempt in ("net: blocked", "read other bot: blocked", "read database: blocked",
