@@ -336,11 +336,11 @@ def add_random_bots(directory: Path, count: int, tmp: Path) -> None:
         quiet_main("add", str(directory), str(archive), "--author", f"author{i}")
 
 
-def referee_rate(tmp: Path, n: int, games: int, game: str) -> float:
+def referee_rate(tmp: Path, n: int, count: int, game: str) -> float:
     engines = []
     for i in range(n):
         engines += ["-engine", f"name=r{i}", f"cmd={sys.executable} {GOOD}", f"option.Seed={i + 1}"]
-    pairs_each = max(1, games // (n * (n - 1)))
+    pairs_each = max(1, count // (n * (n - 1)))
     out = tmp / f"referee-{time.monotonic_ns()}"
     done = subprocess.run([sys.executable, "-m", "referee", "tournament", *engines, "--game", game, "--games",
                            str(2 * pairs_each), "-each", "tc=st=1", "--concurrency", "1", "--out", str(out), "--json"],
@@ -349,7 +349,7 @@ def referee_rate(tmp: Path, n: int, games: int, game: str) -> float:
     return float(summary["games_recorded"]) / float(summary["seconds"])
 
 
-def arena_rate(tmp: Path, n: int, games: int, game: str) -> float:
+def arena_rate(tmp: Path, n: int, count: int, game: str) -> float:
     directory, _ = new_arena(tmp / f"arena-{time.monotonic_ns()}", game=game)
     add_random_bots(directory, n, tmp)
     engine = open_database(load_arena(directory).database_url())
@@ -364,12 +364,12 @@ def arena_rate(tmp: Path, n: int, games: int, game: str) -> float:
         while True:
             with engine.connect() as db:
                 rows = list(db.execute(select(games.c.finished_at).order_by(games.c.finished_at)).scalars())
-            if len(rows) >= games + 2:
+            if len(rows) >= count + 2:
                 break
             time.sleep(0.5)
     finally:
         server.stop()
-    window = rows[2:games + 2]
+    window = rows[2:count + 2]
     return (len(window) - 1) / (window[-1] - window[0])
 
 

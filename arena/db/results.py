@@ -133,9 +133,10 @@ def _encounter(db: Connection, me: int, other: int, points: float) -> None:
 
 
 def store_game(engine: Engine, pair: Pair, record: dict[str, Any], dark: SideUpdate, light: SideUpdate,
-               parts: list[StderrPart]) -> bool:
+               parts: list[StderrPart], last: bool = False) -> bool:
     """Record one finished game and everything it changes, atomically; False if it was recorded
-    already (a replay after a crash: nothing is counted twice)."""
+    already (a replay after a crash: nothing is counted twice). `last`: the pair's last game, so
+    the pair is marked done in the same transaction (one commit, one fsync, fewer)."""
     now = time.time()
     failed = dark.version_id if dark.failed else light.version_id if light.failed else None
     try:
@@ -154,6 +155,8 @@ def store_game(engine: Engine, pair: Pair, record: dict[str, Any], dark: SideUpd
                 _count_side(db, side, now)
             _encounter(db, dark.version_id, light.version_id, dark.points)
             _encounter(db, light.version_id, dark.version_id, light.points)
+            if last:
+                db.execute(update(pairs).where(pairs.c.id == pair.id).values(status=DONE, finished_at=now))
     except IntegrityError:
         return False
     return True

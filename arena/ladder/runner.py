@@ -134,6 +134,8 @@ class Ladder:
         self._books = {game: arena.book(game) for game in arena.config.games}
         self._pair_count = 0
         self._roster_event = asyncio.Event()
+        self._closed: dict[int, bool] = {}
+        """Pairs whose last game's transaction also marked them done."""
 
     # -- the roster -------------------------------------------------------------------------------
     async def refresh(self) -> None:
@@ -231,8 +233,11 @@ class Ladder:
         involved = [self.contenders.get(pair.first), self.contenders.get(pair.second)]
         try:
             games = [g for g in self._plan(pair) if g.spec.game_id not in done]
-            await self.player.play_pair(pair, games, slot, lambda record, parts: self._record(pair, record, parts))
-            await asyncio.to_thread(results.finish_pair, self.engine, pair.id)
+            last = games[-1].spec.game_id if games else None
+            await self.player.play_pair(pair, games, slot,
+                                        lambda record, parts: self._record(pair, record, parts, last))
+            if not self._closed.pop(pair.id, False):   # ended early, or nothing left to play
+                await asyncio.to_thread(results.finish_pair, self.engine, pair.id)
         finally:
             now = time.time()
             for contender in involved:
@@ -267,7 +272,7 @@ class Ladder:
             planned.append(PlannedGame(spec, dark, light))
         return planned
 
-    async def _record(self, pair: Pair, record: dict[str, Any], parts: list[StderrPart]) -> bool:
+    async def _record(self, pair: Pair, record: dict[str, Any], parts: list[StderrPart], last: int | None) -> bool:
         """Count one finished game (ratings, suspension) and store it; whether the pair goes on."""
         dark_id = pair.first if (int(record["game_id"]) - pair.game_id(0)) % 2 == 0 else pair.second
         light_id = pair.second if dark_id == pair.first else pair.first
@@ -289,9 +294,13 @@ class Ladder:
             points = 0.5 if game.winner is None else float(game.winner == color)
             updates.append(SideUpdate(contender.version_id, rating, points, failed, in_row,
                                       spark_after(row.spark, rating), reason))
-        stored = await asyncio.to_thread(results.store_game, self.engine, pair, record, updates[0], updates[1], parts)
+        closing = record["game_id"] == last
+        stored = await asyncio.to_thread(results.store_game, self.engine, pair, record, updates[0], updates[1], parts,
+                                         closing)
         if not stored:
             return True   # recorded before (a replay): counted then
+        if closing:
+            self._closed[pair.id] = True
         self.games_recorded += 1
         self.generation += 1
         for contender, row, update in ((dark, dark_row, updates[0]), (light, light_row, updates[1])):
