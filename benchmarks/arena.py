@@ -349,28 +349,30 @@ def referee_rate(tmp: Path, n: int, count: int, game: str) -> float:
     return float(summary["games_recorded"]) / float(summary["seconds"])
 
 
-def arena_rate(tmp: Path, n: int, count: int, game: str) -> float:
+def arena_rate(tmp: Path, n: int, count: int, game: str) -> tuple[float, dict[str, int]]:
+    """Games per second once every bot is checked and playing, over `count` games; their terminations."""
     directory, _ = new_arena(tmp / f"arena-{time.monotonic_ns()}", game=game)
     add_random_bots(directory, n, tmp)
     engine = open_database(load_arena(directory).database_url())
     server = Server(directory, "--workers", "1")
     try:
-        while True:   # the bots are checked first; then the ladder starts
-            with engine.connect() as db:
-                count = db.execute(select(func.count()).select_from(games)).scalar_one()
-            if count >= 2:
-                break
+        while len(leaderboard(engine)) < n:   # the intake checks the bots one by one first
             time.sleep(0.2)
+        since = time.time()
         while True:
             with engine.connect() as db:
-                rows = list(db.execute(select(games.c.finished_at).order_by(games.c.finished_at)).scalars())
+                rows = db.execute(select(games.c.finished_at, games.c.termination).where(games.c.finished_at > since)
+                                  .order_by(games.c.finished_at)).all()
             if len(rows) >= count + 2:
                 break
             time.sleep(0.5)
     finally:
         server.stop()
-    window = rows[2:count + 2]
-    return (len(window) - 1) / (window[-1] - window[0])
+    window = rows[2:count + 2]   # from the end of the second game on: every slot is busy
+    ends: dict[str, int] = {}
+    for row in window:
+        ends[row.termination] = ends.get(row.termination, 0) + 1
+    return (len(window) - 1) / (window[-1].finished_at - window[0].finished_at), ends
 
 
 def cmd_rate(args: argparse.Namespace) -> None:
@@ -378,8 +380,10 @@ def cmd_rate(args: argparse.Namespace) -> None:
         referee, arena = [], []
         for run in range(args.runs):
             referee.append(referee_rate(Path(tmp), args.bots, args.games, args.game))
-            arena.append(arena_rate(Path(tmp), args.bots, args.games, args.game))
-            print(f"run {run + 1}: isaac-referee tournament {referee[-1]:.2f} games/s, arena ladder {arena[-1]:.2f} games/s")
+            rate_, ends = arena_rate(Path(tmp), args.bots, args.games, args.game)
+            arena.append(rate_)
+            print(f"run {run + 1}: isaac-referee tournament {referee[-1]:.2f} games/s, arena ladder {arena[-1]:.2f} "
+                  f"games/s (arena's games ended by {ends})", flush=True)
         r, a = statistics.median(referee), statistics.median(arena)
         print(f"{args.game}, {args.bots} random players, concurrency 1: referee {r:.2f} games/s, arena {a:.2f} "
               f"games/s (medians of {args.runs}): arena/referee {a / r:.1%}")
