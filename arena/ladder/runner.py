@@ -6,7 +6,7 @@
   transaction with both ratings).
 * The roster is the versions whose status is `active` in the database, looked at every
   ROSTER_INTERVAL seconds and whenever the intake or a page says it changed; a version that
-  leaves (retired by a newer one, suspended, deleted) stops after its current game.
+  leaves (retired by a newer one, suspended, deleted) plays no more (its game in progress is not counted).
 * A bot that forfeits `suspend_after` games in a row is suspended, with the reason for its author.
 * On start, pairs left `running` by a killed server are played first: their recorded games are
   skipped, the others played again.
@@ -127,8 +127,6 @@ class Ladder:
         self.changed = asyncio.Event()
         self.stopping = False
         self.games_recorded = 0
-        self.generation = 0
-        """Grows with every recorded game and roster change: the pages' caches compare it."""
         self.paused = False
         self._tasks: list[asyncio.Task[None]] = []
         self._books = {game: arena.book(game) for game in arena.config.games}
@@ -155,7 +153,6 @@ class Ladder:
                 self.rows[row.id] = row
                 changed = True
         if changed:
-            self.generation += 1
             await self.player.set_roster({row.engine_name: bot_spec(self.arena, row) for row in self.rows.values()})
             self.changed.set()
 
@@ -302,7 +299,6 @@ class Ladder:
         if closing:
             self._closed[pair.id] = True
         self.games_recorded += 1
-        self.generation += 1
         for contender, row, update in ((dark, dark_row, updates[0]), (light, light_row, updates[1])):
             contender.rating = update.rating
             contender.games += 1
