@@ -27,6 +27,9 @@ from .schema import (
     versions,
 )
 
+MAX_WAITING = 3
+"""Submissions of one author waiting for their build and check at once (each costs the machine)."""
+
 
 class BotError(Exception):
     """A bot action refused; `status` is the HTTP status that says why (403 not yours, 404 none...)."""
@@ -117,6 +120,12 @@ def new_submission(engine: Engine, author_id: int, bot_name: str, archive: str, 
                     bot_id = int(bot.id)
                     if bot.deleted:
                         db.execute(update(bots).where(bots.c.id == bot_id).values(deleted=False))
+                waiting = int(db.execute(select(func.count()).select_from(versions.join(bots, versions.c.bot_id == bots.c.id))
+                                         .where(and_(bots.c.author_id == author_id,
+                                                     versions.c.status.in_(IN_INTAKE)))).scalar_one())
+                if waiting >= MAX_WAITING:
+                    raise BotError(f"you have {waiting} submissions waiting for their build and check; send the next "
+                                   f"one when they are done", 429)
                 number = int(db.execute(select(func.coalesce(func.max(versions.c.number), 0))
                                         .where(versions.c.bot_id == bot_id)).scalar_one()) + 1
                 version_id = int(db.execute(insert(versions).values(

@@ -317,6 +317,8 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
             raise HttpError(413, f"the upload is {declared} bytes; an archive may be at most {site.arena.config.archive.max_mb} MB")
         content_type = request.headers.get("content-type", "")
         if content_type.startswith("multipart/form-data"):
+            if declared is None:   # a form's file would be spooled to disk whatever its size
+                raise HttpError(411, "an upload form must say its Content-Length")
             form = await request.form(max_files=1, max_fields=5)
             upload = form.get("archive")
             if upload is None or isinstance(upload, str):

@@ -147,6 +147,18 @@ def test_a_suspension_lands_with_the_game_that_causes_it(arena_engine):
         bots_db.resume(engine, "b")
 
 
+def test_an_author_has_at_most_three_submissions_waiting(arena_engine):
+    _, engine = arena_engine
+    alice, _ = authors_db.add_author(engine, "alice")
+    for n in range(3):
+        bots_db.new_submission(engine, alice.id, f"b{n}", "a.zip", "0" * 64, ["./a"], None)
+    with pytest.raises(bots_db.BotError) as caught:
+        bots_db.new_submission(engine, alice.id, "b9", "a.zip", "0" * 64, ["./a"], None)
+    assert caught.value.status == 429 and "3 submissions waiting" in str(caught.value)
+    bots_db.activate(engine, 1, "playing")
+    bots_db.new_submission(engine, alice.id, "b9", "a.zip", "0" * 64, ["./a"], None)
+
+
 def test_interrupted_builds_go_back_to_the_queue(arena_engine):
     _, engine = arena_engine
     alice, _ = authors_db.add_author(engine, "alice")
