@@ -27,7 +27,7 @@ arguments it waits for protocol commands (SPEC.md section 9), as UCI engines do:
 
 Options (setoption): UCI_Variant ({games}),
 Strategy ({strategies}),
-Seed, MoveOverhead, OwnBook, Skill Level, SearchSettings; `uci` lists them all.
+Seed, MoveOverhead, OwnBook, Skill Level, MultiPV, SearchSettings; `uci` lists them all.
 Pair it with isaac-referee to play matches, or with isaac-gui to play it in a browser.
 """
 

@@ -14,7 +14,7 @@ from protocol.messages import OptionSpec, OptionValue, ProtocolError, SetOption
 
 from .search.timeman import DEFAULT_OVERHEAD_MS
 from .strategies import STRATEGY_NAMES
-from .strategies.base import FULL_SKILL
+from .strategies.base import FULL_SKILL, MAX_MULTIPV
 
 SEED_MAX = 2**31 - 1
 NO_SETTINGS = "<empty>"
@@ -32,6 +32,7 @@ def option_specs() -> tuple[OptionSpec, ...]:
         OptionSpec("MoveOverhead", "spin", str(DEFAULT_OVERHEAD_MS), min=0, max=5000),
         OptionSpec("OwnBook", "check", "true"),
         OptionSpec("Skill Level", "spin", str(FULL_SKILL), min=0, max=FULL_SKILL),
+        OptionSpec("MultiPV", "spin", "1", min=1, max=MAX_MULTIPV),
         OptionSpec("SearchSettings", "string", NO_SETTINGS),
     )
 

@@ -98,9 +98,9 @@ class Session:
                       movetime=go.movetime, depth=go.depth, nodes=go.nodes, infinite=go.infinite)
 
     def play_options(self) -> PlayOptions:
-        """The options every strategy plays the next `go` by (MoveOverhead, OwnBook, Skill Level)."""
+        """The options every strategy plays the next `go` by (MoveOverhead, OwnBook, Skill Level, MultiPV)."""
         return PlayOptions(move_overhead=self.options.number("MoveOverhead"), own_book=self.options.flag("OwnBook"),
-                           skill=self.options.number("Skill Level"))
+                           skill=self.options.number("Skill Level"), multipv=self.options.number("MultiPV"))
 
     def _reset_position(self) -> None:
         self._game, self._fen, self._moves = None, None, []

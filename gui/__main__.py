@@ -2,7 +2,7 @@
 
     isaac-gui                                   # the reference engine's strategies, port 8000
     isaac-gui -engine name=mybot cmd=./mybot --runs referee-runs
-    isaac-gui --engines-file engines.toml --rules-engine cmd="./myrules"
+    isaac-gui --engines-file engines.toml --rules-engine cmd="./myrules" --tc 10+5
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "default: the reference engine")
     p.add_argument("--runs", action="append", default=[], metavar="DIR",
                    help="a referee run directory, or a directory of them, to replay and follow (repeatable)")
-    p.add_argument("--tc", help=f"default time control of new games (default {DEFAULT_TC})")
+    p.add_argument("--tc", help=f"default clock of new games, as the page's Clock box: minutes+seconds a move "
+                                f"(default {DEFAULT_TC}: 5 minutes and 3 s a move), 1:30+2, st=1, untimed")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     return p.parse_args(argv)

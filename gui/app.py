@@ -30,9 +30,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from protocol import GAME_NAMES, registry
+from protocol.board import VALUE
 
+from .analysis import MAX_LINES, Analysis, AnalysisError
+from .clock import clock_words, parse_clock
 from .config import HUMAN, GuiConfig
-from .levels import CLOCK, DEFAULT_LEVEL, levels_json
+from .levels import CLOCK, DEFAULT_LEVEL, YARDSTICK, levels_json
 from .link import EngineError
 from .rules import RulesError
 from .runs import RunError, find_runs, records_signature, replay, run_summary
@@ -41,7 +44,8 @@ from .table import Table, TableError
 STATIC = Path(__file__).parent / "static"
 FOLLOW_INTERVAL = 0.5
 """Seconds between two looks at a followed run directory."""
-MAX_MESSAGE = 16 * 1024
+MAX_MESSAGE = 64 * 1024
+"""Longest message from the page (a resumed game or an analysis line brings up to 500 moves)."""
 
 
 class Connection:
@@ -52,6 +56,7 @@ class Connection:
         self.socket = socket
         self.send_lock = asyncio.Lock()
         self.table = Table(config, self.send)
+        self.analysis = Analysis(config, self.send, self.table.rules_call)
         self.follow_task: asyncio.Task[None] | None = None
         self.runs: dict[str, Path] = {}
 
@@ -64,8 +69,10 @@ class Connection:
         self.runs = find_runs(self.config.runs_dirs)
         await self.send({"t": "hello", "games": list(GAME_NAMES), "game_info": games_json(),
                          "engines": list(self.config.engines), "human": HUMAN, "tc": self.config.default_tc,
+                         "tc_words": clock_words(parse_clock(self.config.default_tc)),
                          "levels": levels_json(), "level": DEFAULT_LEVEL, "clock_level": CLOCK,
-                         "runs": list(self.runs)})
+                         "yardstick": YARDSTICK, "analysis_engine": self.analysis.engine,
+                         "max_lines": MAX_LINES, "runs": list(self.runs)})
 
     async def handle(self, text: str) -> None:
         """One message from the page; any refusal is one `error` message back."""
@@ -79,6 +86,8 @@ class Connection:
             if not isinstance(message, dict):
                 raise TableError("a message is a JSON object with a 't' field")
             await self.dispatch(str(message.get("t")), message)
+        except AnalysisError as exc:
+            await self.send({"t": "error", "board": "analysis", "text": str(exc)})
         except (TableError, RulesError, RunError, EngineError) as exc:
             await self.send({"t": "error", "text": str(exc)})
         except Exception as exc:   # a bug costs one answer, never the tab's connection
@@ -87,9 +96,19 @@ class Connection:
 
     async def dispatch(self, kind: str, m: dict[str, Any]) -> None:
         table = self.table
+        analysis = self.analysis
         if kind == "new":
             await table.new_game(m.get("game"), m.get("dark"), m.get("light"), m.get("tc"), m.get("position"),
-                                 m.get("level"), m.get("moves"), m.get("clocks"))
+                                 m.get("level"), m.get("moves"), m.get("clocks"), m.get("started"),
+                                 m.get("result"))
+        elif kind == "start":
+            await table.start()
+        elif kind == "takeback":
+            await table.takeback()
+        elif kind == "export":
+            await self.send(analysis.export() if m.get("board") == "analysis" else table.export())
+        elif kind.startswith("analysis_"):
+            await self.dispatch_analysis(kind, m)
         elif kind == "level":
             await table.set_level(m.get("level"))
         elif kind == "step":
@@ -109,6 +128,25 @@ class Connection:
             await self.send(replay(self._run_path(m.get("name")), m.get("game_id")))
         else:
             raise TableError(f"unknown message type {kind[:20]!r}")
+
+    async def dispatch_analysis(self, kind: str, m: dict[str, Any]) -> None:
+        analysis = self.analysis
+        try:
+            if kind == "analysis_load":
+                await analysis.load(m.get("position"), m.get("moves"), m.get("ply"), m.get("sides"), m.get("label"),
+                                    m.get("result"), m.get("tc"), m.get("flipped"))
+            elif kind == "analysis_goto":
+                await analysis.goto(m.get("ply"))
+            elif kind == "analysis_settings":
+                await analysis.settings(m.get("engine"), m.get("lines"), m.get("on"), m.get("flipped"))
+            elif kind == "analysis_step":
+                await analysis.step(m.get("word"))
+            elif kind == "analysis_unstep":
+                await analysis.unstep()
+            else:
+                raise AnalysisError(f"unknown message type {kind[:30]!r}")
+        except (RulesError, EngineError) as exc:
+            raise AnalysisError(str(exc)) from None
 
     def _run_path(self, name: object) -> Path:
         if not isinstance(name, str) or name not in self.runs:
@@ -141,12 +179,13 @@ class Connection:
     async def close(self) -> None:
         if self.follow_task is not None:
             self.follow_task.cancel()
-        await self.table.close()
+        await asyncio.gather(self.analysis.close(), self.table.close(), return_exceptions=True)
 
 
 def games_json() -> dict[str, dict[str, Any]]:
     """How the page words each game's measure and result (the registry's words, no rules)."""
     return {e.name: {"title": e.title, "measure": e.measure, "lower_score_wins": e.lower_score_wins,
+                     "values": {str(length): value for length, value in VALUE.items()},
                      "levels": e.levels} for e in registry.entries()}
 
 

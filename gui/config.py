@@ -7,6 +7,7 @@ so `-engine`, `-each` and `--engines-file` mean exactly what they mean to isaac-
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,13 +18,24 @@ from referee.engines.process import EngineSpec
 BUILTIN_STRATEGIES = ("search", "greedy", "random")
 """The reference engine's strategies, offered when no engine is given."""
 
-DEFAULT_TC = "60+1"
+DEFAULT_TC = "5+3"
+"""5 minutes and 3 s a move (the page's clocks count minutes, as lichess's: gui/clock.py)."""
 HUMAN = "human"
 
 
 def reference_engine_cmd() -> list[str]:
-    """The reference engine run by this very interpreter (so PYTHONPATH and venvs carry over)."""
+    """The reference engine run by this very interpreter (so venvs carry over)."""
     return [sys.executable, "-m", "engine"]
+
+
+def reference_engine_env() -> dict[str, str]:
+    """PYTHONPATH naming where this interpreter finds the project's `engine` package: engines get none
+    of the server's environment but PATH, HOME and LANG (referee/engines/environment.py), so a server
+    run from a checkout with PYTHONPATH set tells its reference engine where the checkout is."""
+    found = importlib.util.find_spec("engine")
+    if found is None or found.origin is None:
+        return {}
+    return {"PYTHONPATH": str(Path(found.origin).resolve().parent.parent)}
 
 
 @dataclass
@@ -45,7 +57,7 @@ class GuiConfig:
 
 def builtin_engines() -> dict[str, EngineSpec]:
     """One engine per built-in strategy of isaac-engine."""
-    return {s: EngineSpec(name=s, cmd=reference_engine_cmd(), options={"Strategy": s})
+    return {s: EngineSpec(name=s, cmd=reference_engine_cmd(), options={"Strategy": s}, env=reference_engine_env())
             for s in BUILTIN_STRATEGIES}
 
 
@@ -62,7 +74,7 @@ def build_config(engine_words: list[list[str]], each_words: list[list[str]], eng
     if rules_words:
         rules = build_engines([["name=rules", *rules_words]], None, None)[0]
     else:
-        rules = EngineSpec(name="rules", cmd=reference_engine_cmd())
+        rules = EngineSpec(name="rules", cmd=reference_engine_cmd(), env=reference_engine_env())
     dirs = []
     for text in runs_dirs:
         path = Path(text)
@@ -70,6 +82,9 @@ def build_config(engine_words: list[list[str]], each_words: list[list[str]], eng
             raise ConfigError(f"--runs: {text!r} is not a directory")
         dirs.append(path.resolve())
     if tc is not None:
-        from referee.engines.config import parse_tc
-        parse_tc(tc, "--tc")
+        from .clock import ClockError, parse_clock
+        try:
+            parse_clock(tc)
+        except ClockError as exc:
+            raise ConfigError(f"--tc: {exc}") from None
     return GuiConfig(engines=engines, rules=rules, runs_dirs=dirs, default_tc=tc or DEFAULT_TC)

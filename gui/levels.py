@@ -1,9 +1,12 @@
-"""Playing levels of the page, as Lichess offers Stockfish's: 1 (weakest) to 8, or the clock.
+"""Playing strengths of the page, as Lichess offers Stockfish's levels: 1 (weakest) to 8, or the clock.
 
-A level is the engine's strength setting in the UCI way (`Skill Level`, SPEC 9.3: 0 to 20, sent
-only to an engine that declares the option) and a time per move (`go movetime`), never more than
-the game's clock allows. `CLOCK` is no level at all: full strength, thinking by the clock as the
-referee's engines do. docs/gui.md lists the table; benchmarks/gui_levels.py measures each level.
+A strength level is the engine's strength setting in the UCI way (`Skill Level`, SPEC 9.3: 0 to
+20, sent only to an engine that declares the option) and a time per move (`go movetime`), never
+more than the game's clock allows. `CLOCK` is no level at all: full strength, thinking by the
+clock as the referee's engines do. The page calls these "strength" (FOUNDATIONS' board has levels
+of its own). Each is labelled with how it scored against the `fastmc` partner at 100 ms a move,
+measured by `benchmarks/gui_levels.py --strength` (docs/gui.md gives the run); MEASURED holds
+those figures.
 """
 
 from __future__ import annotations
@@ -30,6 +33,16 @@ class Level:
         return f"{self.number} ({self.movetime_ms / 1000:g} s)"
 
 
+@dataclass(frozen=True)
+class Strength:
+    """A level's measured score against the yardstick: percent, with its 95% interval over game pairs."""
+
+    score: float
+    low: float
+    high: float
+    games: int
+
+
 LEVELS: tuple[Level, ...] = (
     Level(1, 0, 100),
     Level(2, 3, 150),
@@ -41,6 +54,21 @@ LEVELS: tuple[Level, ...] = (
     Level(8, 20, 4000),
 )
 DEFAULT_LEVEL = 5
+YARDSTICK = "fastmc at 0.1 s"
+"""The opponent every level was measured against: Strategy fastmc, 100 ms a move."""
+MEASURED: dict[int, dict[str, Strength]] = {
+    1: {"isaac": Strength(3.8, 0.0, 7.8, 80), "foundations": Strength(7.5, 2.0, 13.0, 80), "hari": Strength(7.5, 2.0, 13.0, 80)},
+    2: {"isaac": Strength(6.2, 1.1, 11.4, 80), "foundations": Strength(25.0, 15.2, 34.8, 80), "hari": Strength(20.6, 13.3, 28.0, 80)},
+    3: {"isaac": Strength(21.2, 12.8, 29.7, 80), "foundations": Strength(45.0, 35.6, 54.4, 80), "hari": Strength(25.0, 16.5, 33.5, 80)},
+    4: {"isaac": Strength(46.3, 35.6, 56.9, 80), "foundations": Strength(66.9, 56.4, 77.3, 80), "hari": Strength(61.9, 53.4, 70.4, 80)},
+    5: {"isaac": Strength(73.8, 64.6, 82.9, 80), "foundations": Strength(89.4, 82.7, 96.1, 80), "hari": Strength(81.9, 72.1, 91.7, 80)},
+    6: {"isaac": Strength(90.0, 81.2, 98.8, 40), "foundations": Strength(93.8, 86.9, 100.0, 40), "hari": Strength(100.0, 83.9, 100.0, 40)},
+    7: {"isaac": Strength(97.5, 92.7, 100.0, 40), "foundations": Strength(90.0, 81.2, 98.8, 40), "hari": Strength(95.0, 90.6, 99.4, 40)},
+    8: {"isaac": Strength(97.5, 92.7, 100.0, 40), "foundations": Strength(97.5, 92.7, 100.0, 40), "hari": Strength(98.8, 96.4, 100.0, 40)},
+}
+"""{level: {game: its score against YARDSTICK}}: two runs of `python benchmarks/gui_levels.py --strength 40`
+(levels 6 to 8 with 20 games) pooled, 80 games per level and game (40 for levels 6 to 8); docs/gui.md
+gives the runs and the table."""
 CLOCK = "clock"
 """The choice 'no level': full strength, the engine manages its clock (the page's last entry)."""
 CLOCK_SHARE = 0.1
@@ -83,5 +111,7 @@ def go_for(level: Level | None, dark: Clock, light: Clock, mover: int) -> GoComm
 
 def levels_json() -> list[dict[str, object]]:
     """The levels as the page offers them (hello message)."""
-    return [{"level": lv.number, "skill": lv.skill, "movetime_ms": lv.movetime_ms, "label": lv.label}
+    return [{"level": lv.number, "skill": lv.skill, "movetime_ms": lv.movetime_ms, "label": lv.label,
+             "strength": {game: {"score": s.score, "low": s.low, "high": s.high, "games": s.games}
+                          for game, s in MEASURED.get(lv.number, {}).items()}}
             for lv in LEVELS]

@@ -15,11 +15,15 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from itertools import islice
+from typing import TYPE_CHECKING, Self
 
 from .board import DARK, LIGHT
 from .errors import GameOverError, IllegalMoveError
 from .moves import Move
 from .state import GameState, Hand, Outcome, Phase, Piece, hand_lengths
+
+if TYPE_CHECKING:
+    from .position import PositionRecord
 
 Result = Outcome
 """The former name of ``Outcome``, kept for existing callers."""
@@ -43,14 +47,22 @@ class Game(ABC):
 
     # -- construction -------------------------------------------------------
     @classmethod
-    @abstractmethod
-    def start(cls) -> Game:
-        """The start position."""
+    def start(cls) -> Self:
+        """The start position: a new game's state (a game whose constructor does not build it overrides this)."""
+        return cls()
 
     @classmethod
     @abstractmethod
     def from_position(cls, text: str) -> Game:
         """Parse a position string (SPEC.md); raises PositionError naming the fault and column."""
+
+    @classmethod
+    def parse_position(cls, text: str) -> tuple[PositionRecord, list[list[int]]]:
+        """What every game's ``from_position`` reads first: the string's content by the one grammar, with the
+        checks all games share (tag, inventory, overlaps), and per colour the counts of pieces gone."""
+        from .notation import parse_game_position  # the grammar loads on first use
+
+        return parse_game_position(text, cls.name)
 
     @abstractmethod
     def position(self) -> str:

@@ -56,6 +56,9 @@ class GameEntry:
     """Position strings end with a phase ('place'|'score') and scores 'd/l' (ISAAC's layout)."""
     lower_score_wins: bool = False
     """The game's measure (``Game.scores``) is better when lower (FOUNDATIONS: value left in hand)."""
+    frame_numbers: bool = False
+    """Pictures number the far edges 0-9 in the viewer's own frame (SPEC 1): ISAAC, whose counters count
+    scores from each player's corner; in other games those numbers mean nothing and are left out."""
     measure: str = "{} points"
     """How prose shows one player's measure: ``measure.format(score)``, e.g. 'score 36'."""
     step_joiner: str = ""
@@ -124,6 +127,7 @@ register(GameEntry(
     name="isaac", title="ISAAC", module="protocol.games.isaac.rules", class_name="IsaacGame",
     move_syntax=MoveSyntax.PLACE_REMOVE, move_help="c3c7, xc3c7:36 or pass",
     start=f"isaac -/- {_FULL}/{_FULL} d - place 0/0", phase_and_scores=True, measure="score {}",
+    frame_numbers=True,
     step_joiner=":", step_expander="protocol.games.isaac.steps:isaac_steps",
 ))
 register(GameEntry(

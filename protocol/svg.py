@@ -161,9 +161,10 @@ def _cells(fr: _Frame) -> tuple[str, ...]:
     return ("<g>" + "".join(out) + "</g>",)
 
 
-def _coordinates(fr: _Frame) -> str:
-    """Notation names on the near edges (what moves are written in); the viewer's own frame
-    (SPEC 1: Light's is Dark's turned 180 degrees) as digits on the far edges."""
+def _coordinates(fr: _Frame, frame_numbers: bool) -> str:
+    """Notation names on the near edges (what moves are written in); where the game gives them a
+    meaning (`frame_numbers`: ISAAC's scores), the viewer's own frame (SPEC 1: Light's is Dark's
+    turned 180 degrees) as digits on the far edges."""
     m, end = fr.margin, fr.margin + 10 * CELL
     out = [f'<g {_FONT} font-size="13" text-anchor="middle" fill="#5a4a30" pointer-events="none">']
     for k in range(10):
@@ -173,8 +174,9 @@ def _coordinates(fr: _Frame) -> str:
         y = end - k * CELL - CELL / 2
         out.append(f'<text x="{_n(x)}" y="{_n(end + 15)}">{FILES[file_cell]}</text>')
         out.append(f'<text x="{_n(m / 2)}" y="{_n(y + 5)}">{rank_cell}</text>')
-        out.append(f'<text x="{_n(x)}" y="{_n(m - 6)}" fill-opacity="0.55" font-size="11">{k}</text>')
-        out.append(f'<text x="{_n(end + m / 2)}" y="{_n(y + 4)}" fill-opacity="0.55" font-size="11">{k}</text>')
+        if frame_numbers:
+            out.append(f'<text x="{_n(x)}" y="{_n(m - 6)}" fill-opacity="0.55" font-size="11">{k}</text>')
+            out.append(f'<text x="{_n(end + m / 2)}" y="{_n(y + 4)}" fill-opacity="0.55" font-size="11">{k}</text>')
     out.append("</g>")
     return "".join(out)
 
@@ -458,7 +460,7 @@ def board_parts(state_or_game: Game | GameState | str, *, size: int | None = Non
              f'<rect width="{_n(width)}" height="{_n(height)}" fill="#fbf8f1"/>']
     parts += list(_cells(fr))
     if coordinates:
-        parts.append(_coordinates(fr))
+        parts.append(_coordinates(fr, registry.entry(snap.game).frame_numbers))
     parts.append(_last_move_under(fr, move))
     stacked = registry.entry(snap.game).levels
     parts += [_piece(fr, p, stacked) for p in snap.pieces]

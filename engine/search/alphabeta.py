@@ -77,6 +77,9 @@ class AlphaBeta(Generic[GameT]):
         self._tick = 0
         self.root_order: list[Move] = []
         self.partial: ABResult | None = None
+        self.top: list[ABResult] = []
+        """The best ctx.multipv root moves of the last complete iteration, best first, each with its
+        exact value and line (MultiPV: the root keeps alpha at the k-th best, not the best)."""
 
     # -- one node ---------------------------------------------------------------
     def _count_node(self) -> None:
@@ -165,36 +168,45 @@ class AlphaBeta(Generic[GameT]):
     # -- root -------------------------------------------------------------------
     def search_root(self, game: GameT, depth: int, moves: Sequence[Move], alpha: float = -INF,
                     beta: float = INF) -> ABResult:
-        """Search `moves` (ordered) to `depth`; returns the best with its value and PV."""
+        """Search `moves` (ordered) to `depth`; returns the best with its value and PV. With MultiPV
+        (ctx.multipv = k) each move is searched above the k-th best value so far (the best, for k = 1),
+        so the k best get exact values and lines (`top`)."""
         mover = game.turn
-        best_move, best_value, best_pv = moves[0], -INF, [moves[0]]
-        best_proven = False
+        lines = max(1, self.ctx.multipv)
+        top: list[ABResult] = []
         scored: list[tuple[float, Move]] = []
         child_pv: list[Move] = []
         self.partial = None
         for move in moves:
+            floor = alpha if len(top) < lines else max(alpha, top[lines - 1].value)
             game.push(move)
             try:
                 self._count_node()
                 ends = game.is_over()
                 if game.turn == mover:
-                    value = self._search(game, depth - 1, alpha, beta, 1, child_pv)
+                    value = self._search(game, depth - 1, floor, beta, 1, child_pv)
                 else:
-                    value = -self._search(game, depth - 1, -beta, -alpha, 1, child_pv)
+                    value = -self._search(game, depth - 1, -beta, -floor, 1, child_pv)
             finally:
                 game.pop()
             scored.append((value, move))
-            if value > best_value:
-                best_move, best_value, best_pv = move, value, [move] + child_pv
-                best_proven = ends and value >= self.win_value / 2
-                if value > alpha:
-                    alpha = value
+            if len(top) < lines or value > top[-1].value:
+                found = ABResult(move, value, depth, [move] + child_pv, complete=False,
+                                 proven=ends and value >= self.win_value / 2)
+                at = next((i for i, line in enumerate(top) if value > line.value), len(top))
+                top.insert(at, found)
+                del top[lines:]
             # Once the previous best move is searched to this depth, the best so far
             # is a sound answer even if the iteration is cut short.
-            self.partial = ABResult(best_move, best_value, depth, list(best_pv), complete=False, proven=best_proven)
+            best = top[0]
+            self.partial = ABResult(best.move, best.value, depth, list(best.pv), complete=False, proven=best.proven)
+        for line in top:
+            line.complete = True
+        self.top = top
+        best = top[0]
         # Next iteration searches the best first, the rest in this iteration's order.
-        self.root_order = [best_move] + [m for _, m in scored if m is not best_move]
-        return ABResult(best_move, best_value, depth, best_pv, proven=best_proven)
+        self.root_order = [best.move] + [m for _, m in scored if m is not best.move]
+        return ABResult(best.move, best.value, depth, list(best.pv), proven=best.proven)
 
     def iterate(self, game: GameT, moves: Sequence[Move], max_depth: int,
                 on_depth: Callable[[ABResult], None] | None = None) -> ABResult:

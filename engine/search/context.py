@@ -1,4 +1,8 @@
-"""Shared state of one search: the clock, the settings, node count and throttled `info` reporting."""
+"""Shared state of one search: the clock, the settings, node count and throttled `info` reporting.
+
+With MultiPV above 1 a report is the searcher's best lines, one `info multipv k ...` each, best
+first (SPEC 9.5): `lines(k)` gives them where the searcher keeps more than one; the move played is
+line 1's."""
 
 from __future__ import annotations
 
@@ -25,11 +29,16 @@ class SearchContext(Generic[S]):
     nodes/time/nps and sends it when the last report is at least REPORT_INTERVAL_MS old.
     """
 
-    def __init__(self, tm: TimeManager, report: Callable[[Info], None] | None, settings: S) -> None:
+    def __init__(self, tm: TimeManager, report: Callable[[Info], None] | None, settings: S,
+                 multipv: int = 1) -> None:
         self.tm = tm
         self.report = report
         self.settings = settings
+        self.multipv = multipv
         self.snapshot: Callable[[], Info | None] | None = None
+        self.lines: Callable[[int], list[Info]] | None = None
+        """Given k, the searcher's k best lines, best first (its `snapshot` is the first); None where it
+        has one line only."""
         self._last_report_ms = 0.0
 
     def depth_reached(self, depth: int) -> bool:
@@ -44,11 +53,16 @@ class SearchContext(Generic[S]):
         return info
 
     def maybe_report(self) -> None:
-        """Send an info line if the interval has passed since the last one."""
+        """Send the current line (with MultiPV, lines) if the interval has passed since the last report."""
         if self.report is None or self.snapshot is None:
             return
         now = self.tm.elapsed_ms()
         if now - self._last_report_ms < REPORT_INTERVAL_MS:
+            return
+        lines = self._lines()
+        if lines:
+            self._last_report_ms = now
+            self._send(lines)
             return
         info = self.snapshot()
         if info is None:
@@ -57,6 +71,25 @@ class SearchContext(Generic[S]):
         self.report(self._stamp(info))
 
     def final_report(self, info: Info) -> None:
-        """The last info line of the search (always sent)."""
-        if self.report is not None:
+        """The last report of the search (always sent): `info`, the move played, then (MultiPV) the next
+        best lines that do not begin with that move."""
+        if self.report is None:
+            return
+        lines = self._lines()
+        if not lines:
             self.report(self._stamp(info))
+            return
+        first = info.pv[0] if info.pv else None
+        self._send([info] + [line for line in lines if not line.pv or line.pv[0] != first][:self.multipv - 1])
+
+    def _lines(self) -> list[Info]:
+        """The searcher's best lines when more than one is asked for and it keeps them; else []."""
+        if self.multipv <= 1 or self.lines is None:
+            return []
+        return [line for line in self.lines(self.multipv) if line is not None][:self.multipv]
+
+    def _send(self, lines: list[Info]) -> None:
+        assert self.report is not None
+        for rank, line in enumerate(lines, 1):
+            line.multipv = rank
+            self.report(self._stamp(line))

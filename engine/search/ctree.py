@@ -35,6 +35,7 @@ class CTree(Protocol):
             depth_limit: int) -> bool: ...
     def info(self) -> tuple[int | None, list[int], int, float, int, int, int, int]: ...
     def root(self) -> list[tuple[int, float, int, float | None]]: ...
+    def lines(self, count: int) -> list[tuple[list[int], int, float, int]]: ...
     def size(self) -> tuple[int, int]: ...
 
 
@@ -50,6 +51,20 @@ def tree_info(tree: CTree, move_of: Callable[[int], Move], playouts: bool) -> In
     return info
 
 
+def tree_lines(tree: CTree, move_of: Callable[[int], Move], count: int) -> list[Info]:
+    """MultiPV's lines: the `count` most visited root moves, each with its mean and most-visited line
+    (the first is tree_info's line)."""
+    seldepth = tree.info()[5]
+    out = []
+    for codes, visits, mean, proven in tree.lines(count):
+        info = Info(depth=len(codes), seldepth=seldepth, visits=visits, score_cp=win_probability_to_cp(mean),
+                    pv=[str(move_of(code)) for code in codes])
+        if proven:
+            info.score_cp, info.wdl = proven_score(1)
+        out.append(info)
+    return out
+
+
 def run_tree(tree: CTree, ctx: SearchContext[Any], move_of: Callable[[int], Move],
              playouts: bool) -> tuple[Move, Info]:
     """Simulate until ctx's limits say stop; (the most visited root move, the final Info), as run_mcts."""
@@ -59,6 +74,7 @@ def run_tree(tree: CTree, ctx: SearchContext[Any], move_of: Callable[[int], Move
     soft, hard = tm.soft_deadline() or 0.0, tm.hard_deadline() or 0.0
     depth = tm.depth_limit or 0
     ctx.snapshot = lambda: tree_info(tree, move_of, playouts)
+    ctx.lines = lambda count: tree_lines(tree, move_of, count)
     while True:
         limited = tree.run(RUN_SIMULATIONS, node_limit, soft, hard, depth)
         tm.nodes = start_nodes + tree.info()[7]

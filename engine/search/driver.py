@@ -54,10 +54,10 @@ _orphans: list[threading.Thread] = []
 
 def search(game: Game, searcher: Searcher[Any], limits: Limits, stop: threading.Event, report: Report,
            rng: random.Random, started: float | None = None, settings: object | None = None,
-           overhead_ms: int = DEFAULT_OVERHEAD_MS) -> Move:
+           overhead_ms: int = DEFAULT_OVERHEAD_MS, multipv: int = 1) -> Move:
     """The move `searcher` plays in `game` under `limits`, with `settings` (None: the searcher's
     defaults; else an instance of its settings_type, or TypeError), keeping `overhead_ms` (the
-    MoveOverhead option) of the clock in reserve.
+    MoveOverhead option) of the clock in reserve and reporting its `multipv` best lines.
 
     The cyclic garbage collector is paused while searching: a search tree holds
     hundreds of thousands of small objects (and no cycles), and full collections
@@ -65,7 +65,8 @@ def search(game: Game, searcher: Searcher[Any], limits: Limits, stop: threading.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _search(game, searcher, _settings(searcher, settings), limits, stop, report, rng, started, overhead_ms)
+        return _search(game, searcher, _settings(searcher, settings), limits, stop, report, rng, started, overhead_ms,
+                       multipv)
     finally:
         if collecting:
             gc.enable()
@@ -81,7 +82,7 @@ def _settings(searcher: Searcher[Any], settings: object | None) -> object:
 
 
 def _search(game: Game, searcher: Searcher[Any], settings: object, limits: Limits, stop: threading.Event,
-            report: Report, rng: random.Random, started: float | None, overhead_ms: int) -> Move:
+            report: Report, rng: random.Random, started: float | None, overhead_ms: int, multipv: int) -> Move:
     if game.is_over():  # the front end answers `bestmove (none)` itself; never search then
         raise ValueError("search: the game is over, there is no move to choose")
     _join_orphans()
@@ -92,7 +93,7 @@ def _search(game: Game, searcher: Searcher[Any], settings: object, limits: Limit
     ctx: SearchContext[Any]
     if watched:
         gate = _Gate(report)
-        ctx = SearchContext(tm, gate.send, settings)
+        ctx = SearchContext(tm, gate.send, settings, multipv)
         root = game.copy()  # the worker pushes and pops on `game`, and may outlive this call
         move, info, abandoned = _watched(game, root, searcher, ctx, rng, halt, gate)
         if abandoned:
@@ -102,7 +103,7 @@ def _search(game: Game, searcher: Searcher[Any], settings: object, limits: Limit
                                    f"after go (hard deadline {tm.budget.hard_ms:.0f} ms)"))
         game = root
     else:
-        ctx = SearchContext(tm, report, settings)
+        ctx = SearchContext(tm, report, settings, multipv)
         move, info = searcher.choose(game, ctx, rng)
     move = _checked(game, move, ctx)
     if limits.infinite:

@@ -246,9 +246,10 @@ class MCTS(Generic[GameT]):
         assert self.root.moves is not None
         return self.root.moves[self.best_index()]
 
-    def principal_variation(self) -> list[Move]:
+    def principal_variation(self, start: Node | None = None) -> list[Move]:
+        """The most visited line from `start` (the root if None)."""
         pv: list[Move] = []
-        node = self.root
+        node = self.root if start is None else start
         while node.children:
             best, best_visits = None, 0
             for i, child in enumerate(node.children):
@@ -295,10 +296,31 @@ class MCTS(Generic[GameT]):
             info.score_cp, info.wdl = proven_score(1)
         return info
 
+    def lines(self, count: int) -> list[Info]:
+        """The `count` most visited root moves (ties: the higher mean, as best_index), each with its
+        mean and its most visited line: MultiPV's lines, the first being info()'s."""
+        root = self.root
+        assert root.moves is not None
+        visited = [(child.visits, child.q(), i) for i, child in enumerate(root.children or [])
+                   if child is not None and child.visits]
+        visited.sort(key=lambda item: (-item[0], -item[1], item[2]))
+        out = []
+        for visits, value, i in visited[:count]:
+            child = root.children[i] if root.children else None
+            assert child is not None
+            pv = [root.moves[i], *self.principal_variation(child)]
+            info = Info(depth=len(pv), seldepth=self.max_depth, visits=visits, score_cp=win_probability_to_cp(value),
+                        pv=[str(m) for m in pv])
+            if child.terminal and child.outcome > 0:
+                info.score_cp, info.wdl = proven_score(1)
+            out.append(info)
+        return out
+
     def run(self, should_stop: Callable[[], bool]) -> None:
         """Simulate until should_stop() (checked after every simulation)."""
         ctx = self.ctx
         ctx.snapshot = self.info
+        ctx.lines = self.lines
         while True:
             self.simulate()
             ctx.maybe_report()

@@ -20,6 +20,8 @@ from protocol.moves import Move
 
 FULL_SKILL = 20
 """The Skill Level at which nothing is weakened (the option's default and maximum, Stockfish's range)."""
+MAX_MULTIPV = 16
+"""The most lines MultiPV may ask for."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class PlayOptions:
     """OwnBook: `search` may answer from the engine's opening book (the engine's option says true)."""
     skill: int = FULL_SKILL
     """Skill Level: `search` below FULL_SKILL is weaker on purpose (strategies/skill.py)."""
+    multipv: int = 1
+    """MultiPV: how many of the best lines the search reports (`info multipv k ...`); the move is line 1's."""
 
 
 PLAY_DEFAULTS = PlayOptions()

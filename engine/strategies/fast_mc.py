@@ -93,7 +93,7 @@ class FastMCStrategy:
         settings = self._settings(core, game)
         tm = TimeManager(limits, stop, moves_left=core.moves_left(game), start=started,
                          overhead_ms=options.move_overhead)
-        ctx = SearchContext(tm, report, None)  # no search settings: the partner keeps its own numbers
+        ctx = SearchContext(tm, report, None, options.multipv)  # no search settings: the partner keeps its own
         arms = core.candidates(game, settings)
         if len(arms) == 1:
             move = arms[0]
@@ -118,6 +118,10 @@ class FastMCStrategy:
         tm.nodes = answer.nodes
         order = answer.order()
         best = order[0]
+        # MultiPV: the answer's candidates in its order, each with its playouts' mean (the core reports
+        # only its best while it plays: the lines come with the last report)
+        ctx.lines = lambda count: [Info(depth=1, visits=answer.visits[i], score_cp=win_probability_to_cp(answer.mean(i)),
+                                        pv=[str(answer.moves[i])]) for i in order[:count] if answer.visits[i]]
         ctx.final_report(Info(depth=1, rollouts=answer.playouts, score_cp=win_probability_to_cp(answer.mean(best)),
                               pv=[str(answer.moves[best])]))
         return self._vetted(game, [answer.moves[i] for i in order], report)

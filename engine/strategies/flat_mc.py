@@ -29,6 +29,7 @@ from engine.games.generic import moves_left as moves_left_by_hand
 from engine.games.parts import Policy, Valuer
 from engine.search.bandit import ucb1_pick
 from engine.search.timeman import TimeManager
+from engine.search.winchance import win_probability_to_cp
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
@@ -82,7 +83,15 @@ class FlatMCStrategy:
                 break
         best = max((j for j in range(len(moves)) if visits[j]),
                    key=lambda j: (totals[j] / visits[j], visits[j]))
-        report(Info(depth=1, nodes=tm.nodes, rollouts=played, pv=[str(moves[best])]))
+        if options.multipv <= 1:
+            report(Info(depth=1, nodes=tm.nodes, rollouts=played, pv=[str(moves[best])]))
+            return moves[best]
+        # MultiPV: the best candidates by the same rule, each with its playouts' mean as a score
+        ranked = [best] + sorted((j for j in range(len(moves)) if visits[j] and j != best),
+                                 key=lambda j: (-totals[j] / visits[j], -visits[j], j))
+        for rank, j in enumerate(ranked[:options.multipv], 1):
+            report(Info(depth=1, nodes=tm.nodes, rollouts=played, multipv=rank, visits=visits[j],
+                        score_cp=win_probability_to_cp(totals[j] / visits[j]), pv=[str(moves[j])]))
         return moves[best]
 
     @staticmethod

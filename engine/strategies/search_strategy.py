@@ -63,12 +63,13 @@ class SearchStrategy:
             if move is not None:
                 report(Info(pv=[str(move)], string="book move"))
                 return move
-        return self._search(game, limits, stop, report, rng, started, options.move_overhead)
+        return self._search(game, limits, stop, report, rng, started, options.move_overhead, options.multipv)
 
     def _search(self, game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None] | None,
-                rng: random.Random, started: float | None = None, overhead_ms: int = DEFAULT_OVERHEAD_MS) -> Move:
+                rng: random.Random, started: float | None = None, overhead_ms: int = DEFAULT_OVERHEAD_MS,
+                multipv: int = 1) -> Move:
         return search(game, searcher_for(game.name), limits, stop, report, rng, started=started,
-                      settings=self.settings.get(game.name), overhead_ms=overhead_ms)
+                      settings=self.settings.get(game.name), overhead_ms=overhead_ms, multipv=multipv)
 
     def prepare(self, game: Game) -> None:
         """Import the searcher of `game`'s type and run a tiny search (once per game type)."""

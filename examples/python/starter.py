@@ -8,7 +8,9 @@ plus a placeholder player to replace with your own:
 * a reader thread stamps each line as it arrives; the main thread obeys them in order and answers
   at once, so ``isready``, ``stop`` and ``quit`` work while the engine thinks;
 * ``go`` thinks in a worker thread, within a budget taken from the clocks, and prints exactly
-  one ``bestmove``;
+  one ``bestmove``: at the deadline a timer prints the best move so far, whatever the search does;
+* ``position`` reads only the moves added since the last one (a referee sends the whole game);
+* ``uci`` and ``isready`` warm the rules up, so the first timed move is as fast as any;
 * a line it cannot obey gets one ``info string error: ...`` line and changes nothing.
 
 Run it: ``python3 examples/python/starter.py``, then type ``uci``, ``position startpos``,
@@ -18,6 +20,7 @@ Run it: ``python3 examples/python/starter.py``, then type ``uci``, ``position st
 from __future__ import annotations
 
 import importlib.util
+import os
 import queue
 import random
 import sys
@@ -67,10 +70,36 @@ RESERVE_MS = 50
 the start of the thread, a garbage collection and a busy machine's scheduling all count against us."""
 MAX_SAMPLES = 400
 """The placeholder player stops looking after this many moves; more would not make it better."""
+FIRST_DRAW_S = 0.01
+"""What a uniform draw is assumed to cost in a game until one is timed: no draw is begun with less
+time left than the slowest draw of the game's last search (at `go movetime 50` the budget is spent
+before the first; in a big HARI position one draw costs 50 ms)."""
+FIRST_LOOK = 200
+"""Its first move is drawn from this many of the rules' first legal moves: cheap in every game, where
+one uniform draw among all moves can cost 50 ms (a HARI position with a million moves, most of them
+with slides)."""
 OPTIONS = {spec.name.lower(): spec for spec in (
     OptionSpec("UCI_Variant", "combo", protocol.GAME_NAMES[0], vars=list(protocol.GAME_NAMES)),
     OptionSpec("Seed", "spin", "0", 0, 2**31 - 1),
 )}
+
+
+def warm_up() -> None:
+    """Do once, before the first `go`, what is slow the first time in a fresh process: protocol builds
+    its notation grammar and move tables on first use (the first FOUNDATIONS move read costs about
+    100 ms), and that would be charged to the first timed move. Called on `uci` and `isready`,
+    which have seconds to answer at start-up (SPEC 9.2), so the first `go` is as fast as any."""
+    rng = random.Random(0)
+    for name in protocol.GAME_NAMES:
+        game = protocol.game_from_position(protocol.new_game(name).position())
+        for _ in range(2):
+            move = game.random_move(rng)
+            if move is None:
+                break
+            game.play(str(move))
+        margin(game, 0)
+    parse_position_command("position startpos moves a0a2")
+    parse_go("go p1time 1000 p2time 1000 p1inc 10 p2inc 10 movetime 100")
 
 
 class Refused(Exception):
@@ -105,49 +134,96 @@ def margin(game: protocol.Game, color: int) -> int:
 
 
 class Search(threading.Thread):
-    """Thinks about one position in its own thread and prints its `info` and `bestmove` once.
+    """Thinks about one position in its own thread; its `info` and `bestmove` are printed once.
 
-    The placeholder player: it draws random legal moves (protocol draws uniformly, even among
-    HARI's hundreds of thousands) and keeps the one that leaves the best margin. Put your own
-    search in `think`; keep looking at `self.stopped` and the deadline so `stop` is obeyed at once.
+    The placeholder player: it takes one of the rules' first legal moves at once, then draws random
+    legal moves while there is time (protocol draws uniformly, even among HARI's hundreds of
+    thousands) and keeps the one that leaves the best margin. Put your own search in `think`,
+    keeping `self.best` up to date and looking at `self.out_of_time()` often.
+
+    The answer does not wait for the search: a timer prints `self.best` at the deadline, and `stop`
+    prints it at once, even when the search is in the middle of a long step (one uniform draw in a
+    big HARI position takes 50 ms, more on a busy machine). The search ends at its next look at
+    `self.stopped`, and its answer, if it comes later, is never printed: `answer` prints only once.
     """
 
     def __init__(self, game: protocol.Game, go: GoCommand, started: float, seed: int,
-                 finish: Callable[[Search, list[str]], None]) -> None:
+                 finish: Callable[[Search, list[str]], None], slowest: float = FIRST_DRAW_S) -> None:
         super().__init__(daemon=True)
         self.game, self.go, self.started, self.finish = game, go, started, finish
+        self.slowest = slowest
+        """The slowest uniform draw seen (of this search, or of the last one in this game)."""
         self.rng = random.Random(seed)
         self.stopped = threading.Event()
         budget = budget_ms(go, game.turn)
         self.deadline = None if budget is None else started + budget / 1000
+        self.best: Move | None = None
+        self.fallback = next(iter(game.legal_moves()))   # the rules' first legal move: found at once
+        self.samples = 0
+        self.ready = threading.Event()           # self.best is set
+        self._answered = False
+        self._once = threading.Lock()
 
-    def out_of_time(self) -> bool:
-        return self.stopped.is_set() or (self.deadline is not None and time.monotonic() >= self.deadline)
+    def out_of_time(self, ahead: float = 0.0) -> bool:
+        """Stopped, or the deadline falls within `ahead` seconds: a step that cannot end in time is not
+        begun (the timer would answer without it, and it would only take the CPU from the answer)."""
+        return self.stopped.is_set() or (self.deadline is not None and time.monotonic() + ahead >= self.deadline)
 
-    def think(self) -> tuple[Move, int]:
-        """(the move to play, moves looked at). The first sample is ready at once, so there is
-        always an answer, however soon the time runs out."""
+    def think(self) -> None:
+        """Sets self.best at once (so there is an answer however soon the time runs out), then
+        improves it with uniform random draws until the sample limit, `stop` or the deadline."""
         color, limit = self.game.turn, self.go.nodes or MAX_SAMPLES
-        best: Move | None = None
-        best_value, samples = 0, 0
-        while samples < limit and (best is None or not self.out_of_time()):
+        self.best = self.rng.choice(list(islice(self.game.legal_moves(), FIRST_LOOK)))
+        best_value, self.samples = self.value(self.best, color), 1
+        self.ready.set()
+        drawn = 0.0
+        while self.samples < limit and not self.out_of_time(max(drawn, self.slowest)):
+            started = time.monotonic()
             move = self.game.random_move(self.rng)
             assert move is not None, "Engine.go answers finished games itself"
-            self.game.push(move)
-            value = margin(self.game, color)
-            self.game.pop()
-            samples += 1
-            if best is None or value > best_value:
-                best, best_value = move, value
-        assert best is not None
-        return best, samples
+            value = self.value(move, color)
+            drawn = max(drawn, time.monotonic() - started)
+            self.samples += 1
+            if value >= best_value:          # among equals the latest uniform draw: a uniform choice
+                self.best, best_value = move, value
+        if drawn:
+            self.slowest = drawn
+
+    def value(self, move: Move, color: int) -> int:
+        """The margin `move` leaves `color` at once."""
+        self.game.push(move)
+        value = margin(self.game, color)
+        self.game.pop()
+        return value
 
     def run(self) -> None:
-        move, samples = self.think()
+        timer = None
+        if self.deadline is not None:
+            timer = threading.Timer(max(0.0, self.deadline - time.monotonic()), self.answer)
+            timer.daemon = True
+            timer.start()
+        self.think()
         if self.go.infinite:                     # bestmove only after `stop`, however soon we are done
             self.stopped.wait()
+        self.answer()
+        if timer is not None:
+            timer.cancel()
+
+    def answer(self) -> None:
+        """Print the best move so far, once, whoever calls first: the search when done, the timer
+        at the deadline, or `stop`. The search stops looking."""
+        # think's first move comes within a millisecond or two; on a machine too busy for that, the
+        # rules' first legal move is played once half the reserve is spent
+        latest = None if self.deadline is None else self.deadline + RESERVE_MS / 2000
+        self.ready.wait(None if latest is None else max(0.0, latest - time.monotonic()))
+        with self._once:
+            if self._answered:
+                return
+            self._answered = True
+        self.stopped.set()
+        move = self.best if self.ready.is_set() and self.best is not None else self.fallback
         elapsed = int((time.monotonic() - self.started) * 1000)
-        self.finish(self, [Info(depth=1, time=elapsed, nodes=samples, pv=[str(move)]).format(),
+        self.finish(self, [Info(depth=1, time=elapsed, nodes=self.samples, pv=[str(move)]).format(),
                            format_bestmove(move)])
 
 
@@ -162,6 +238,16 @@ class Engine:
         self.seed = 0
         self.rng = random.Random(self.seed)
         self.search: Search | None = None
+        self.last_search: dict[str, Search] = {}
+        """The last search of each game: what its slowest draw took is where the next one starts (FIRST_DRAW_S)."""
+        self.warm = False
+        self.reached: tuple[tuple[str, str | None], list[str]] | None = None
+        """How self.game was reached by `position`: (variant, position string), moves; None after a reset."""
+
+    def warm_up(self) -> None:
+        if not self.warm:
+            warm_up()
+            self.warm = True
 
     def say(self, *lines: str) -> None:
         with self.lock:
@@ -170,6 +256,7 @@ class Engine:
     def finish(self, search: Search, lines: list[str]) -> None:
         """A search's last lines. It stops counting as running in the same step as its `bestmove`
         is written, so the `go` a referee sends on reading that `bestmove` is never refused."""
+        self.last_search[search.game.name] = search
         with self.lock:
             if self.search is search:
                 self.search = None
@@ -200,6 +287,7 @@ class Engine:
 
     # -- the commands -----------------------------------------------------------------------
     def uci(self, line: str, arrived: float) -> None:
+        self.warm_up()
         self.say(f"id name {NAME}")
         self.say("id author isaac-arena participants' kit")
         for spec in OPTIONS.values():
@@ -207,7 +295,8 @@ class Engine:
         self.say("uciok")
 
     def isready(self, line: str, arrived: float) -> None:
-        self.say("readyok")                      # at once, even while a search runs
+        self.warm_up()                           # only the first time: then at once, even while a search runs
+        self.say("readyok")
 
     def debug(self, line: str, arrived: float) -> None:
         """Accepted and ignored (SPEC 9.2)."""
@@ -220,24 +309,29 @@ class Engine:
         value = spec.coerce(option.value)        # ProtocolError naming what is allowed
         if spec.name == "UCI_Variant":
             self.variant = str(value)
-            self.game = protocol.new_game(self.variant)   # choosing a game resets the position
+            self.game, self.reached = protocol.new_game(self.variant), None   # choosing a game resets the position
         else:
             self.seed = int(value)
             self.rng = random.Random(self.seed)
 
     def ucinewgame(self, line: str, arrived: float) -> None:
-        self.game = protocol.new_game(self.variant)
+        self.game, self.reached = protocol.new_game(self.variant), None
         self.rng = random.Random(self.seed)      # the same seed and commands give the same game
 
     def position(self, line: str, arrived: float) -> None:
         """Build the new position on the side and keep it only if every part is valid, so a
-        rejected command leaves the previous position in place."""
+        rejected command leaves the previous position in place. A referee sends the whole game
+        before every move: when it extends the position already reached, only the new moves are
+        read (reading moves is most of the work a move costs a placeholder player)."""
         command = parse_position_command(line)
-        if command.fen is None:
-            game = protocol.new_game(self.variant)
+        done = self.reached
+        if done is not None and done[0] == (self.variant, command.fen) and command.moves[:len(done[1])] == done[1]:
+            game, first = self.game.copy(), len(done[1])
+        elif command.fen is None:
+            game, first = protocol.new_game(self.variant), 0
         else:
             try:
-                game = protocol.game_from_position(command.fen)
+                game, first = protocol.game_from_position(command.fen), 0
             except NotationError as exc:
                 column = line.find(command.fen) + exc.column
                 raise Refused(f"position: bad position string at column {column}: {exc.message}") from None
@@ -245,6 +339,8 @@ class Engine:
                 raise Refused(f"position: a {game.name} position, but UCI_Variant is {self.variant} "
                               f"(send setoption name UCI_Variant value {game.name} first)")
         for number, (text, column) in enumerate(zip(command.moves, move_columns(line)), 1):
+            if number <= first:
+                continue
             try:
                 game.play(text)
             except NotationError as exc:
@@ -252,7 +348,7 @@ class Engine:
                               f"bad notation: {exc.message}") from None
             except IllegalMoveError as exc:
                 raise Refused(f"position: move {number} {text!r} at column {column}: illegal: {exc.reason}") from None
-        self.game = game
+        self.game, self.reached = game, ((self.variant, command.fen), list(command.moves))
 
     def go(self, line: str, arrived: float) -> None:
         go = parse_go(line)
@@ -274,15 +370,16 @@ class Engine:
         if len(moves) == 1:                      # a forced move (pass) needs no thought
             self.say(format_bestmove(moves[0]))
             return
-        self.search = Search(self.game.copy(), go, arrived, self.rng.getrandbits(64), self.finish)
+        last = self.last_search.get(self.variant)
+        self.search = Search(self.game.copy(), go, arrived, self.rng.getrandbits(64), self.finish,
+                             FIRST_DRAW_S if last is None else last.slowest)
         self.search.start()
 
     def stop(self, line: str, arrived: float) -> None:
         """Returns only after the search printed its `bestmove`, so a later `readyok` follows it."""
         search = self.search
         if search is not None:                   # nothing running: ignored in silence
-            search.stopped.set()
-            search.join()
+            search.answer()
 
     def d(self, line: str, arrived: float) -> None:
         self.say(f"Position: {self.game.position()}")
@@ -326,6 +423,9 @@ def read_ahead(stream: BinaryIO) -> queue.Queue[tuple[float, str | None] | None]
 
 
 def main() -> None:
+    """The command loop. On `quit` or the end of input the process ends at once with status 0:
+    `os._exit`, because a normal interpreter exit with the reader thread still blocked on an open
+    stdin dies with SIGABRT ("could not acquire lock for <stdin> at interpreter shutdown")."""
     engine = Engine(sys.stdout.buffer)
     arrivals = read_ahead(sys.stdin.buffer)
     while (item := arrivals.get()) is not None:
@@ -335,9 +435,11 @@ def main() -> None:
         elif not engine.handle(line, arrived):
             break
     search = engine.search
-    if search is not None:                       # quit, or the end of input: a search stops at once
-        search.stopped.set()
-        search.join(0.25)
+    if search is not None:                       # quit, or the end of input: a search answers at once
+        search.answer()
+    with engine.lock:                            # no line half written
+        engine.out.flush()
+        os._exit(0)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,6 @@
 
 export const SVGNS = "http://www.w3.org/2000/svg";
 const CELL = /[a-j][0-9]/g;
-const SEGMENT = /[a-j][0-9][a-j][0-9]/g;
 const SLIDE = /([a-j][0-9][a-j][0-9])>([a-j][0-9][a-j][0-9]|off)/g;
 const REMOVAL = /(?:^|[,:])x([a-j][0-9][a-j][0-9])/g;
 
@@ -52,7 +51,10 @@ function layer(svg, name) {
 
 export function clearLayer(svg, name) {
   const g = svg.querySelector(`g[data-layer="${name}"]`);
-  if (g) g.replaceChildren();
+  if (g) {
+    g.replaceChildren();
+    delete g.dataset.line;
+  }
 }
 
 function add(parent, tag, attrs, text) {
@@ -168,15 +170,86 @@ export function drawTargets(svg, targets, side) {
   }
 }
 
-/** The first moves of a principal variation: every piece they place, slide or remove, outlined whole. */
-export function drawPv(svg, pv) {
+function centre(box) { return [box.x + box.width / 2, box.y + box.height / 2]; }
+
+/** An arrow from (x1, y1) to (x2, y2), its head a path (no marker ids to clash in the page). */
+function arrow(parent, x1, y1, x2, y2, cls) {
+  const g = add(parent, "g", {class: cls});
+  const dx = x2 - x1, dy = y2 - y1, length = Math.hypot(dx, dy) || 1;
+  const ux = dx / length, uy = dy / length, head = 16;
+  const bx = x2 - ux * head, by = y2 - uy * head, px = -uy * head * 0.55, py = ux * head * 0.55;
+  add(g, "line", {x1, y1, x2: bx, y2: by});
+  add(g, "path", {d: `M${x2} ${y2}L${bx + px} ${by + py}L${bx - px} ${by - py}Z`});
+  return g;
+}
+
+/** Where a slide off the board points: past the edge nearer to the piece (the notation does not say
+ *  which way it left), as the board pictures draw it. */
+function offPoint(svg, segment) {
+  const [a, b] = cellsOf(segment);
+  const file = (c) => c.charCodeAt(0) - 97, rank = (c) => Number(c[1]);
+  const horizontal = rank(a) === rank(b);
+  const along = horizontal ? file : rank;
+  const lo = Math.min(along(a), along(b)), hi = Math.max(along(a), along(b));
+  const high = 9 - hi <= lo;
+  const name = (k) => (horizontal ? String.fromCharCode(97 + k) + a[1] : a[0] + String(k));
+  const edge = cellBox(svg, name(high ? 9 : 0)), end = cellBox(svg, name(high ? hi : lo));
+  const other = cellBox(svg, name(high ? lo : hi));
+  if (!edge || !end || !other) return null;
+  const [ex, ey] = centre(edge), [cx, cy] = centre(end);
+  let dx = ex - cx, dy = ey - cy;
+  if (dx === 0 && dy === 0) { const [ox, oy] = centre(other); dx = cx - ox; dy = cy - oy; }
+  const norm = Math.hypot(dx, dy) || 1;
+  return [ex + dx / norm * (edge.width / 2 + 12), ey + dy / norm * (edge.height / 2 + 12)];
+}
+
+function number(parent, x, y, n, cls) {
+  const g = add(parent, "g", {class: `pv-number ${cls}`});
+  add(g, "circle", {cx: x, cy: y, r: 9});
+  add(g, "text", {x, y: y + 4}, String(n));
+}
+
+/** The first moves of a line of play (a principal variation): every slide an arrow from where the
+ *  piece was to where it goes (off the board: past the nearer edge), every placement its place
+ *  outlined, every ISAAC removal crossed; each move numbered. Drawn on the position before the line,
+ *  so a later move that slides a piece moved earlier starts from where the line left it. */
+export function drawLine(svg, moves, max = 3) {
   const g = layer(svg, "pv");
+  const key = (moves || []).slice(0, max).join(" ");
+  if (g.dataset.line === key && g.childElementCount) return;   // unchanged: left as drawn (no flicker)
+  g.dataset.line = key;
   g.replaceChildren();
-  pv.slice(0, 2).forEach((move, i) => {
-    for (const segment of move.match(SEGMENT) || []) {
-      const box = segmentBox(svg, segment);
-      if (box) outline(g, box, `pv${i + 1}`).dataset.pv = segment;
+  const moved = new Map();   // segment where a piece started -> where the line moved it
+  (moves || []).slice(0, max).forEach((move, i) => {
+    const cls = `pv${i + 1}`;
+    let last = null;
+    for (const part of move.split(",")) {
+      const slide = part.match(/^([a-j][0-9][a-j][0-9])>([a-j][0-9][a-j][0-9]|off)$/);
+      const removal = part.match(/^x([a-j][0-9][a-j][0-9])/);
+      const place = part.match(/^([a-j][0-9][a-j][0-9])(\^\d)?$/);
+      if (slide) {
+        const from = moved.get(slide[1]) || slide[1];
+        const start = segmentBox(svg, from);
+        if (!start) continue;
+        const [x1, y1] = centre(start);
+        const end = slide[2] === "off" ? offPoint(svg, from) : centre(segmentBox(svg, slide[2]) || start);
+        if (!end) continue;
+        arrow(g, x1, y1, end[0], end[1], `pv-arrow ${cls}`).dataset.pv = `${slide[1]}>${slide[2]}`;
+        if (slide[2] !== "off") moved.set(slide[1], slide[2]);
+        last = end;
+      } else if (removal) {
+        const box = segmentBox(svg, removal[1]);
+        if (!box) continue;
+        cross(g, box, `pv-cross ${cls}`).dataset.pv = `x${removal[1]}`;
+        last = centre(box);
+      } else if (place) {
+        const box = segmentBox(svg, place[1]);
+        if (!box) continue;
+        outline(g, box, `pv-place ${cls}`).dataset.pv = place[1];
+        last = centre(box);
+      }
     }
+    if (last) number(g, last[0], last[1], i + 1, cls);
   });
 }
 

@@ -1,5 +1,6 @@
-// What the page shows beside the board: the players' cards (name, clock, measure, hand with its
-// lengths), the result in each game's own words, and the move list numbered by moves.
+// What the page shows beside the board: the players' cards (name, clock, measure, hand: each piece
+// as long as it is, with its value written on it as on the board), the result in each game's own
+// words, and the move list numbered by moves.
 
 import {levelsDrawn} from "./board.js";
 
@@ -10,8 +11,9 @@ export function measureText(info, score) {
   return info ? info.measure.replace("{}", String(score)) : String(score);
 }
 
-/** A hand as one bar per length, the length written on it, and how many: [3]×5 [4]×4 ... */
-export function fillHand(el, lengths) {
+/** A hand as one bar per length, drawn as long as the piece with its value written on it (as the
+ *  board's badges show values), and how many: [1]×5 [2]×4 ... `values`: {length: value}. */
+export function fillHand(el, lengths, values) {
   el.replaceChildren();
   const counts = new Map();
   for (const n of lengths || []) counts.set(n, (counts.get(n) || 0) + 1);
@@ -26,10 +28,12 @@ export function fillHand(el, lengths) {
     group.dataset.count = String(k);
     const bar = document.createElement("span");
     bar.className = "bar";
+    const value = values && values[String(n)] !== undefined ? values[String(n)] : n;
+    group.dataset.value = String(value);
     bar.style.width = `${n * 0.42 + 0.5}em`;
-    bar.textContent = String(n);
+    bar.textContent = String(value);
     group.append(bar, k > 1 ? `×${k}` : "");
-    group.title = `${k} piece${k > 1 ? "s" : ""} of length ${n}`;
+    group.title = `${k} piece${k > 1 ? "s" : ""} of length ${n}, value ${value}`;
     el.appendChild(group);
   }
 }
@@ -53,7 +57,7 @@ export function fillCard(card, side, who, state, info, result) {
   let measure = measureText(info, state.scores[i]);
   if (state.game === "isaac") measure += state.phase === "score" ? " · scoring" : " · placing";
   card.querySelector(".measure").textContent = measure;
-  fillHand(card.querySelector(".hand"), state.hands[i]);
+  fillHand(card.querySelector(".hand"), state.hands[i], info && info.values);
 }
 
 const RULE_ENDS = new Set(["both-passed", "score-limit"]);
@@ -87,8 +91,9 @@ export function moveRows(moves, movers) {
   return rows;
 }
 
-/** Fill a move list table; `current` is the ply shown (highlighted), `onPick(ply)` a click on a move. */
-export function fillMoves(table, moves, movers, current, onPick) {
+/** Fill a move list table; `current` is the ply shown (highlighted), `onPick(ply)` a click on a move,
+ *  `notes[ply]` a text said about the move (what the engine thought), shown when the pointer rests on it. */
+export function fillMoves(table, moves, movers, current, onPick, notes) {
   table.replaceChildren();
   const rows = moveRows(moves, movers);
   for (const row of rows) {
@@ -108,7 +113,7 @@ export function fillMoves(table, moves, movers, current, onPick) {
       }
       td.textContent = entry.move;
       td.dataset.ply = String(entry.ply);
-      td.title = `${SIDE_NAME[side]}, ply ${entry.ply + 1}`;
+      td.title = `${SIDE_NAME[side]}, ply ${entry.ply + 1}` + (notes && notes[entry.ply] ? `: ${notes[entry.ply]}` : "");
       if (entry.ply === current) td.classList.add("current");
       if (onPick) td.onclick = () => onPick(entry.ply);
     }

@@ -6,7 +6,7 @@ import {showBoard, showLevel} from "./board.js";
 import {fillCard, fillMoves, levelButtons, resultText} from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
-const state = {send: null, gameInfo: {}, run: null, replay: null, ply: 0, view: "all"};
+const state = {send: null, gameInfo: {}, run: null, replay: null, ply: 0, view: "all", openAnalysis: null};
 
 function option(select, value, label) {
   const o = document.createElement("option");
@@ -52,7 +52,7 @@ function showLevels(info) {   // FOUNDATIONS: one level at a time, as on the Pla
 export function onRun(m) {
   state.run = m;
   const total = m.recorded ?? m.games.length;   // the list holds the latest games only
-  $("run-info").textContent = `${m.mode || "run"} of ${m.game_type || "?"}: ${total} games recorded` +
+  $("run-info").textContent = `${m.name}: ${m.mode || "run"} of ${m.game_type || "?"}, ${total} games recorded` +
     (m.finished ? " (finished)" : " (running or interrupted)");
   const table = $("standings");
   table.innerHTML = "<tr><th>#</th><th>Engine</th><th>Games</th><th>Points</th><th>W</th><th>D</th><th>L</th></tr>";
@@ -75,6 +75,7 @@ export function onRun(m) {
   if (following && m.live && m.live.length) {   // a game in progress: its board, move by move
     const g = m.live[0];
     state.replay = null;
+    $("replay-analyse").disabled = true;
     showBoard(board, g.svg);
     board.dataset.live = String(g.game_id);
     board.dataset.ply = String(g.plies);
@@ -94,6 +95,7 @@ export function onRun(m) {
 
 export function onReplay(m) {
   state.replay = m;
+  $("replay-analyse").disabled = false;
   $("ply").max = String(m.frames.length - 1);
   for (const tr of $("games").rows) tr.classList.toggle("current", tr.dataset.gameId === String(m.game_id));
   showPly($("follow").checked ? m.frames.length - 1 : 0);
@@ -124,9 +126,22 @@ function showPly(i) {
     (ply) => showPly(ply + 1));
 }
 
-export function initRuns(send, gameInfo) {
+/** The replayed game, at the ply shown, as a source for the analysis board. */
+function replaySource() {
+  const r = state.replay;
+  const first = r.frames[0];
+  const moves = r.frames.slice(1).map((f) => f.move);
+  const rulesEnd = r.termination === "normal" || r.termination === "adjudication";
+  return {position: first.position, moves, ply: state.ply, sides: [r.dark, r.light],
+          result: rulesEnd || !r.result ? null : {result: r.result, termination: r.termination, reason: r.reason},
+          label: `game ${r.game_id + 1} of ${$("run").value}: ${r.dark} vs ${r.light}`};
+}
+
+export function initRuns(send, gameInfo, openAnalysis) {
   state.send = send;
   state.gameInfo = gameInfo;
+  state.openAnalysis = openAnalysis;
+  $("replay-analyse").onclick = () => { if (state.replay) state.openAnalysis(replaySource()); };
   $("run").onchange = openRun;
   $("follow").onchange = openRun;
   $("refresh").onclick = () => send({t: "runs"});
@@ -137,7 +152,9 @@ export function initRuns(send, gameInfo) {
   $("ply").oninput = () => showPly(Number($("ply").value));
   document.addEventListener("keydown", (e) => {
     if ($("runs").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-    if (e.key === "ArrowLeft") showPly(state.ply - 1);
-    if (e.key === "ArrowRight") showPly(state.ply + 1);
+    const to = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: Infinity}[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    showPly(to);
   });
 }

@@ -72,16 +72,24 @@ def find_forced_pass(game_type: str, seed: int, attempts: int = 30) -> str | Non
     return None
 
 
-def make_positions(game_type: str, seed: int, max_moves: int = 5000, perft2_moves: int = 300) -> Positions:
+def make_positions(game_type: str, seed: int, max_moves: int = 5000, perft2_moves: int = 300,
+                   games: int = 40) -> Positions:
     """Positions from a seeded random game: one about 40% in (for go, moves, perft 1) and one about
-    75% in with few moves (for perft 2), both with a real choice; and a forced pass if one is found."""
-    plies, counts = _random_game(game_type, random.Random(seed))
-    n = len(plies)
+    75% in with at most `perft2_moves` moves (for perft 2, which then stays quick for the engine and
+    for protocol/ alike), both with a real choice (the late one followed by one too, in the game
+    drawn); and a forced pass if one is found. Games where no
+    position gets that small (HARI's mostly) are drawn again, up to `games` of them, from seeds
+    derived from `seed`; failing that, the later half's position with the fewest moves is taken."""
+    for attempt in range(games):
+        plies, counts = _random_game(game_type, random.Random(seed if attempt == 0 else seed * 1000 + attempt))
+        n = len(plies)
+        small = [i for i in range(1, n - 1) if 2 <= counts[i] <= perft2_moves and counts[i + 1] >= 2]
+        if small:
+            break
     mid = _nearest([i for i in range(1, n) if 2 <= counts[i] <= max_moves], 0.4 * n, 0)
-    small = [i for i in range(1, n) if 2 <= counts[i] <= perft2_moves]
     if small:
         late = _nearest(small, 0.75 * n, 0)
-    else:  # games that rarely get small (HARI): take the later half's position with the fewest moves
+    else:
         later = [i for i in range(n // 2, n) if counts[i] >= 2]
         late = min(later, key=lambda i: counts[i]) if later else mid
     return Positions(game_type, plies, mid, late, find_forced_pass(game_type, seed))

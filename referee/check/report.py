@@ -29,6 +29,8 @@ class CheckResult:
     status: Status
     detail: str = ""
     tier: Tier = Tier.REQUIRED
+    hint: str = ""
+    """The usual cause of a failure and where docs/bots.md says how to fix it (empty if none is usual)."""
 
 
 @dataclass
@@ -72,6 +74,8 @@ class CheckReport:
                          f"{c['SKIP']} skipped)")
             for r in results:
                 lines.append(f"  {r.status:4}  {r.name:{width}}  {r.detail}".rstrip())
+                if r.hint and r.status == Status.FAIL:
+                    lines.append(f"  {'':4}  {'':{width}}  hint: {r.hint}")
         c = self.counts()
         if self.conforms:
             verdict = "the engine conforms"
@@ -85,5 +89,5 @@ class CheckReport:
     def to_json(self) -> dict[str, Any]:
         return {"command": self.command, "engine": self.engine_name, "ok": self.ok, "conforms": self.conforms,
                 "tiers": {tier.value: {"verdict": self.verdict(tier), **self.counts(tier)} for tier in Tier},
-                "results": [{"name": r.name, "tier": r.tier, "status": r.status, "detail": r.detail}
-                            for r in self.results]}
+                "results": [{"name": r.name, "tier": r.tier, "status": r.status, "detail": r.detail,
+                             **({"hint": r.hint} if r.hint else {})} for r in self.results]}

@@ -13,7 +13,7 @@ from ..matches.runner import RunOutcome
 from ..matches.tracker import Tracker
 from ..results.ratings import ratings_report_of
 from ..results.store import PGN, RECORDS, SUMMARY
-from ..results.text import format_elo, match_headline, ratings_text, standings_text
+from ..results.text import match_headline, pair_elo_words, ratings_text, standings_text
 
 Summary = dict[str, Any]
 
@@ -50,8 +50,7 @@ def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
         lines.append(match_headline(tracker.match))
         penta = match["pentanomial"]
         lines.append(f"game pairs (first engine scores 0, 1/2, 1, 3/2, 2): {penta}; pair-based Elo "
-                     f"{_elo(match['pentanomial_elo'])} ({_elo(match['pentanomial_elo_low'])}, "
-                     f"{_elo(match['pentanomial_elo_high'])})")
+                     f"{pair_elo_words(match)}")
         if "sprt" in match:
             s = match["sprt"]
             lines.append(f"SPRT H0 {s['elo0']:g} vs H1 {s['elo1']:g} (alpha {s['alpha']:g}, beta {s['beta']:g}): "
@@ -71,7 +70,3 @@ def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
     lines.append(f"records: {out}/{RECORDS}  pgn: {out}/{PGN}  summary: {out}/{SUMMARY}")
     return "\n".join(lines)
 
-
-def _elo(value: float | None) -> str:
-    """An Elo figure of summary.json for the text; null there is an infinite estimate (a 100% or 0% score)."""
-    return "n/a" if value is None else format_elo(value)

@@ -19,7 +19,7 @@ from protocol.messages import MAX_LINE, EngineLine, OptionSpec, ProtocolError, p
 from .process import EngineGone, EngineProcess, EngineSpec, Line, LineKind
 
 __all__ = ["ClientError", "EngineGone", "Gone", "Handshake", "LineHook", "NoAnswer", "ProtocolClient",
-           "Reply", "TooLong", "describe_exit", "short_text"]
+           "Reply", "TooLong", "describe_exit", "one_line", "short_text"]
 
 
 def describe_exit(code: int | None) -> str:
@@ -35,9 +35,14 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
+def one_line(text: str) -> str:
+    """Lines joined with ' | ', blank ones dropped."""
+    return " | ".join(part.strip() for part in text.strip().splitlines() if part.strip())
+
+
 def short_text(text: str, limit: int = 300) -> str:
-    """Lines joined with ' | ', blank ones dropped, the end kept within `limit` (for stderr tails)."""
-    text = " | ".join(part.strip() for part in text.strip().splitlines() if part.strip())
+    """Lines joined with ' | ', blank ones dropped, the end kept within `limit`."""
+    text = one_line(text)
     return text if len(text) <= limit else "..." + text[-(limit - 3):]
 
 
@@ -177,15 +182,19 @@ class ProtocolClient:
     def stderr_tail(self) -> str:
         return "" if self.process is None else self.process.stderr_tail()
 
+    def stderr_excerpt(self) -> str:
+        return "" if self.process is None else self.process.stderr_excerpt()
+
     async def exit_code(self, wait: float = 0.5) -> int | None:
         return None if self.process is None else await self.process.wait_exit(wait)
 
     def exit_story(self, code: int | None) -> list[str]:
-        """How the engine ended, in parts: its exit (`code` from exit_code()), and its stderr tail if any."""
+        """How the engine ended, in parts: its exit (`code` from exit_code()), and what it wrote on
+        stderr if anything (the head and the tail: the error line is at one end or the other)."""
         parts = [describe_exit(code)]
-        tail = self.stderr_tail()
-        if tail:
-            parts.append(f"stderr tail: {short_text(tail)}")
+        excerpt = self.stderr_excerpt()
+        if excerpt:
+            parts.append(f"stderr: {one_line(excerpt)}")
         return parts
 
     async def shutdown(self, quit_grace: float = 1.0, term_grace: float = 1.0) -> int | None:

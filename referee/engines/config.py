@@ -6,9 +6,11 @@ Command line, one ``-engine`` per engine, ``key=value`` words::
     -each tc=st=0.05 option.MoveOverhead=20
 
 Keys: ``name``, ``cmd`` (split like a shell would), ``arg`` (one more argument,
-repeatable), ``dir`` (working directory), ``option.<Name>=<value>``, ``tc``,
-``memory_mb``, ``cpu_seconds``, ``pause`` (``no`` for an engine that ponders: it is then not
-paused while it waits for its turn, referee/engines/cpu.py); ``proto=uci`` is accepted for cutechess habits.
+repeatable), ``dir`` (working directory), ``option.<Name>=<value>``, ``env.<NAME>=<value>`` (a
+variable of the engine's environment, which otherwise holds only PATH, HOME and LANG:
+referee/engines/environment.py), ``tc``, ``memory_mb``, ``cpu_seconds``, ``pause`` (``no`` for an
+engine that ponders: it is then not paused while it waits for its turn, referee/engines/cpu.py);
+``proto=uci`` is accepted for cutechess habits.
 
 Engines file (``--engines-file engines.toml``)::
 
@@ -16,6 +18,7 @@ Engines file (``--engines-file engines.toml``)::
     cmd = "python -m engine"          # or a list: ["python", "-m", "engine"]
     dir = "."
     options = { Strategy = "greedy" }
+    env = { OMP_NUM_THREADS = "1" }
     tc = "10+0.1"
 
 With an engines file, ``-engine name=A`` picks engine A; other keys given on the
@@ -35,6 +38,7 @@ from typing import Any
 from protocol.messages import whole_number
 
 from ..formats.timecontrol import TimeControl
+from .environment import bad_env_name
 from .process import EngineSpec
 
 DEFAULT_TC = "10+0.1"
@@ -58,6 +62,7 @@ class EngineArgs:
     values: dict[str, str] = field(default_factory=dict)
     args: list[str] = field(default_factory=list)
     options: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
     writable: list[str] = field(default_factory=list)
     readable: list[str] = field(default_factory=list)
 
@@ -69,8 +74,14 @@ def parse_engine_words(words: list[str], where: str) -> EngineArgs:
         key, sep, value = word.partition("=")
         if not sep or not key:
             raise ConfigError(f"{where}: expected key=value, got {word!r} "
-                              f"(keys: {', '.join(ENGINE_KEYS)}, option.<Name>)")
-        if key.startswith("option."):
+                              f"(keys: {', '.join(ENGINE_KEYS)}, option.<Name>, env.<NAME>)")
+        if key.startswith("env."):
+            name = key[len("env."):]
+            problem = bad_env_name(name)
+            if problem:
+                raise ConfigError(f"{where}: {word!r}: {problem}")
+            out.env[name] = value
+        elif key.startswith("option."):
             name = key[len("option."):]
             if not name:
                 raise ConfigError(f"{where}: {word!r} needs an option name after 'option.'")
@@ -87,7 +98,7 @@ def parse_engine_words(words: list[str], where: str) -> EngineArgs:
             out.values[key] = value
         else:
             raise ConfigError(f"{where}: unknown key {key!r} in {word!r} "
-                              f"(keys: {', '.join(ENGINE_KEYS)}, option.<Name>)")
+                              f"(keys: {', '.join(ENGINE_KEYS)}, option.<Name>, env.<NAME>)")
     if out.values.get("proto", "uci").lower() != "uci":
         raise ConfigError(f"{where}: only proto=uci is spoken, not {out.values['proto']!r}")
     return out
@@ -185,7 +196,7 @@ class Defaults:
     sandbox: str | None = None
 
 
-def _sandbox_paths(values: list[str], key: str, directory: str | None, where: str) -> list[str]:
+def sandbox_paths(values: list[str], key: str, directory: str | None, where: str) -> list[str]:
     """Absolute paths of writable=/readable= (relative ones are inside the engine's dir); they must exist."""
     out = []
     for value in values:
@@ -225,6 +236,11 @@ def build_engine(words: list[str], index: int, defaults: Defaults, file_engines:
     options = {**{k: str(v) for k, v in defaults.each.options.items()},
                **{k: _option_text(v) for k, v in table.get("options", {}).items()},
                **own.options}
+    env = {**defaults.each.env, **table.get("env", {}), **own.env}
+    for variable in env:
+        problem = bad_env_name(variable)
+        if problem:
+            raise ConfigError(f"{where}: env.{variable}: {problem}")
     for given in options:   # option names are case-insensitive (SPEC 9.2)
         reserved = next((r for r in RESERVED_OPTIONS if r.lower() == given.lower()), None)
         if reserved is not None:
@@ -262,8 +278,8 @@ def build_engine(words: list[str], index: int, defaults: Defaults, file_engines:
     return EngineSpec(name=name, cmd=cmd, cwd=str(directory) if directory is not None else None,
                       options=options, tc=tc, memory_mb=limit("memory_mb", defaults.memory_mb),
                       cpu_seconds=limit("cpu_seconds", defaults.cpu_seconds), sandbox=sandbox,
-                      writable=_sandbox_paths(writable, "writable", directory, where),
-                      readable=_sandbox_paths(readable, "readable", directory, where), pause=pause)
+                      writable=sandbox_paths(writable, "writable", directory, where),
+                      readable=sandbox_paths(readable, "readable", directory, where), pause=pause, env=env)
 
 
 def _option_text(value: object) -> str:
@@ -285,6 +301,7 @@ def build_engines(engine_words: list[list[str]], each_words: list[list[str]] | N
             raise ConfigError("-each: name=, cmd= and arg= belong to one engine; use them in -engine")
         each.values.update(part.values)
         each.options.update(part.options)
+        each.env.update(part.env)
         each.writable += part.writable
         each.readable += part.readable
     if tc is not None:

@@ -23,6 +23,9 @@ from .process import EngineProcess, EngineSpec, Line, LineKind
 
 __all__ = ["DEFAULT_MAX_MOVE_BYTES", "DEFAULT_MAX_MOVE_LINES", "EngineFailure", "EnginePlayer", "describe_exit"]
 
+STOP_GRACE_S = 1.0
+"""After the deadline, `stop` and `isready` go out and a move or `readyok` this soon is a loss on time;
+silence is a stall (SPEC 10.1)."""
 DEFAULT_MAX_MOVE_BYTES = 32 * 1024 * 1024
 DEFAULT_MAX_MOVE_LINES = 200_000
 
@@ -49,7 +52,7 @@ class EnginePlayer:
     """An engine process plus the protocol state: options it declared, the game it plays."""
 
     def __init__(self, spec: EngineSpec, io_log: Callable[[str], None] | None = None, *,
-                 start_timeout: float = 10.0, ping_timeout: float = 5.0, stop_grace: float = 1.0,
+                 start_timeout: float = 10.0, ping_timeout: float = 5.0, stop_grace: float = STOP_GRACE_S,
                  probe_interval: float = 10.0, quit_grace: float = 1.0, term_grace: float = 1.0,
                  max_line: int = MAX_LINE, max_move_bytes: int = DEFAULT_MAX_MOVE_BYTES,
                  max_move_lines: int = DEFAULT_MAX_MOVE_LINES, fair_cpu: str = "off"):
@@ -177,9 +180,10 @@ class EnginePlayer:
             await self.client.uci(self.start_timeout)
         except EngineGone:
             raise await self._gone("starting up", start=True) from None
-        except NoAnswer:
+        except NoAnswer as exc:
+            said = f"last output: {exc.replies[-1].text[:80]!r}" if exc.replies else "no output"
             raise self._failure(Termination.START_FAILURE,
-                                f"did not answer 'uci' with 'uciok' within {self.start_timeout:g} s") from None
+                                f"did not answer 'uci' with 'uciok' within {self.start_timeout:g} s ({said})") from None
         except Gone as exc:
             raise await self._gone("starting up", exc.line, start=True) from None
         except TooLong:

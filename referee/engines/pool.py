@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from .hints import hint_for
 from .player import EngineFailure, EnginePlayer
 from .process import EngineSpec
 
@@ -107,5 +108,6 @@ async def _check(player: EnginePlayer, game_type: str) -> str | None:
         await player.start()
         await player.new_game(game_type)
     except EngineFailure as failure:
-        return f"{player.name}: {failure.detail}"
+        advice = hint_for(failure.termination, failure.detail)
+        return f"{player.name}: {failure.detail}" + (f"\n    hint: {advice}" if advice else "")
     return None

@@ -7,8 +7,10 @@ Why each piece exists:
 - stdout is read in chunks by one task and split into lines here, so a line longer than
   protocol.messages.MAX_LINE is detected without ever holding more than that in memory.
   Lines wait in a queue with backpressure: a flooding engine blocks on its own pipe.
-- stderr is drained continuously into a small tail buffer, so an engine writing to stderr
-  without end neither blocks nor bloats the referee; the tail explains crashes.
+- stderr is drained continuously, keeping its head and its tail (stderr.py), so an engine writing
+  to stderr without end neither blocks nor bloats the referee; head and tail explain crashes.
+- It starts with the same small environment on every host (environment.py), so a bot that relies
+  on something the referee's environment happens to hold fails here as it would elsewhere.
 - shutdown() sends `quit`, waits, SIGTERMs the group, waits, SIGKILLs the group and reaps.
   On Linux the referee makes itself a child subreaper, so children an engine leaves behind
   are re-parented to the referee and reaped here instead of lingering as zombies.
@@ -31,10 +33,12 @@ from protocol.messages import MAX_LINE
 
 from ..formats.timecontrol import TimeControl
 from .cpu import CpuControl, group_members, kill_controlled
+from .environment import engine_environment
+from .stderr import StderrKeeper, printable
 
 CHUNK = 65536
 QUEUE_HIGH = 512          # lines waiting before the reader stops reading (backpressure)
-STDERR_TAIL_BYTES = 2048
+CR = b"\r"
 
 _LIMIT_WRAPPER = (
     "import os,sys,resource\n"
@@ -60,6 +64,7 @@ class EngineSpec:
     writable: list[str] = field(default_factory=list)   # sandbox: paths bound read-write
     readable: list[str] = field(default_factory=list)   # sandbox: more paths bound read-only
     pause: bool = True                 # paused while it waits for its turn (False: it ponders; referee/engines/cpu.py)
+    env: dict[str, str] = field(default_factory=dict)   # variables the host adds (referee/engines/environment.py)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -71,6 +76,8 @@ class EngineSpec:
             out.update(sandbox=self.sandbox, writable=list(self.writable), readable=list(self.readable))
         if not self.pause:             # likewise: only the exception is written
             out["pause"] = False
+        if self.env:
+            out["env"] = dict(self.env)
         return out
 
     @classmethod
@@ -80,7 +87,8 @@ class EngineSpec:
                    tc=None if tc is None else TimeControl.parse(tc),
                    memory_mb=d.get("memory_mb"), cpu_seconds=d.get("cpu_seconds"),
                    sandbox=d.get("sandbox"), writable=list(d.get("writable") or []),
-                   readable=list(d.get("readable") or []), pause=d.get("pause", True) is not False)
+                   readable=list(d.get("readable") or []), pause=d.get("pause", True) is not False,
+                   env=dict(d.get("env") or {}))
 
     def argv(self) -> list[str]:
         """The command to spawn: the engine itself, or the limit wrapper that execs it (or bwrap)."""
@@ -221,12 +229,10 @@ class EngineProcess:
     """The subprocess of one engine and its three pipes; knows nothing of the protocol's meaning."""
 
     def __init__(self, spec: EngineSpec, io_log: Callable[[str], None] | None = None,
-                 max_line: int = MAX_LINE, stderr_tail_bytes: int = STDERR_TAIL_BYTES,
-                 fair_cpu: str = "off"):
+                 max_line: int = MAX_LINE, fair_cpu: str = "off"):
         self.spec = spec
         self.io_log = io_log
         self.max_line = max_line
-        self.stderr_tail_bytes = stderr_tail_bytes
         self.fair_cpu = fair_cpu
         self.proc: asyncio.subprocess.Process | None = None
         self.pgid: int | None = None
@@ -235,7 +241,7 @@ class EngineProcess:
         self._lines: asyncio.Queue[Line] = asyncio.Queue()
         self._room = asyncio.Event()
         self._room.set()
-        self._stderr = bytearray()
+        self.stderr = StderrKeeper(on_line=None if io_log is None else lambda text: self._log(f"!{spec.name}: {text}"))
         self._tasks: list[asyncio.Task[None]] = []
         self.eof = False
 
@@ -245,7 +251,8 @@ class EngineProcess:
         _become_subreaper()
         self.proc = await asyncio.create_subprocess_exec(
             *self.spec.argv(), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, cwd=self.spec.cwd, start_new_session=True)
+            stderr=asyncio.subprocess.PIPE, cwd=self.spec.cwd, start_new_session=True,
+            env=engine_environment(self.spec.env))
         self.pgid = self.proc.pid
         _LIVE_GROUPS.add(self.pgid)
         if self.fair_cpu != "off":
@@ -341,8 +348,9 @@ class EngineProcess:
                         break
                     if not skipping:
                         text = buf.decode("utf-8", "replace").rstrip("\r")
+                        if self.io_log is not None:
+                            self._log(f"<{self.spec.name}: {printable(bytes(buf).removesuffix(CR))}")
                         buf.clear()
-                        self._log(f"<{self.spec.name}: {text}")
                         await self._put(Line(Line.TEXT, text, now))
                     skipping = False
                     start = nl + 1
@@ -356,17 +364,13 @@ class EngineProcess:
     async def _read_stderr(self) -> None:
         stream = self._started().stderr
         assert stream is not None   # created with stderr=PIPE
-        keep = self.stderr_tail_bytes
         try:
-            while True:
-                chunk = await stream.read(CHUNK)
-                if not chunk:
-                    return
-                self._stderr += chunk[-keep:]
-                if len(self._stderr) > keep:
-                    del self._stderr[:-keep]
+            while chunk := await stream.read(CHUNK):
+                self.stderr.feed(chunk)
         except (ConnectionError, OSError):
             pass
+        finally:
+            self.stderr.finish()
 
     async def _watch_exit(self) -> None:
         """An engine whose child keeps stdout open never shows EOF: report its exit anyway."""
@@ -407,7 +411,11 @@ class EngineProcess:
 
     def stderr_tail(self) -> str:
         """The last bytes the engine wrote to stderr, as text, whitespace collapsed at the edges."""
-        return bytes(self._stderr).decode("utf-8", "replace").strip()
+        return bytes(self.stderr.tail).decode("utf-8", "replace").strip()
+
+    def stderr_excerpt(self) -> str:
+        """The head and the tail of the engine's stderr (all of it when short), for failure reports."""
+        return self.stderr.excerpt()
 
     # -- writing ---------------------------------------------------------------
     async def send(self, *lines: str, timeout: float = 2.0, resume: bool = False) -> None:
@@ -423,7 +431,7 @@ class EngineProcess:
             raise EngineGone("stdin closed")
         if self.io_log is not None:
             for line in lines:
-                self._log(f">{self.spec.name}: {line}")
+                self._log(f">{self.spec.name}: {printable(line.encode())}")
         try:
             stdin.write("".join(line + "\n" for line in lines).encode())
             if resume:

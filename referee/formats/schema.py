@@ -95,6 +95,7 @@ class EngineTableModel(_Closed):
     writable: Paths | None = None
     readable: Paths | None = None
     pause: StrictBool | None = None
+    env: dict[StrictStr, StrictStr] = {}
 
     @field_validator("cmd")
     @classmethod
@@ -129,6 +130,7 @@ class EngineModel(_Strict):
     writable: list[StrictStr] = []
     readable: list[StrictStr] = []
     pause: StrictBool = True
+    env: dict[StrictStr, StrictStr] = {}
 
     @field_validator("tc")
     @classmethod

@@ -151,6 +151,11 @@ class TimeControl:
         """True when a move can be lost on time (a game clock or a fixed time per move)."""
         return self.base_ms is not None or self.movetime_ms is not None
 
+    def search_limit_words(self) -> list[str]:
+        """The limits that are not times (`depth=N`, `nodes=N`), as every spelling of a control writes them."""
+        words = [] if self.depth is None else [f"depth={self.depth}"]
+        return words if self.nodes is None else [*words, f"nodes={self.nodes}"]
+
     def __str__(self) -> str:
         parts = []
         if self.base_ms is not None:
@@ -162,10 +167,7 @@ class TimeControl:
             parts.append(clock)
         if self.movetime_ms is not None:
             parts.append(f"movetime={self.movetime_ms}")
-        if self.depth is not None:
-            parts.append(f"depth={self.depth}")
-        if self.nodes is not None:
-            parts.append(f"nodes={self.nodes}")
+        parts += self.search_limit_words()
         if not parts:
             parts.append("inf")
         if self.margin_ms != 50:

@@ -15,16 +15,32 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from ..engines.hints import hint_for
 from ..formats.terminations import Termination
+
+REASON_SHOWN = 600
+"""Characters of a game's reason on the console (a crash's holds its stderr: the record keeps it whole)."""
 
 
 def describe_game(record: dict[str, Any]) -> str:
     """'game 3 (pair 2): greedy (Dark) vs random (Light): 1-0 normal -- Dark scored 14 to 9'."""
     pair = record.get("pair")
     where = f" (round {record.get('round')}, pair {pair + 1})" if pair is not None else ""
+    reason = record.get("reason", "")
+    if len(reason) > REASON_SHOWN:
+        reason = reason[:REASON_SHOWN] + " ... (the whole reason is in records.jsonl)"
     return (f"game {record['game_id'] + 1}{where}: {record['dark']['name']} (Dark) vs "
-            f"{record['light']['name']} (Light): {record['result']} {record['termination']}"
-            f" -- {record.get('reason', '')}")
+            f"{record['light']['name']} (Light): {record['result']} {record['termination']} -- {reason}")
+
+
+def forfeit_hint(record: dict[str, Any]) -> tuple[str, str] | None:
+    """(the engine that forfeited, the usual cause of its kind of forfeit), if there is one."""
+    termination = Termination(record["termination"])
+    if not termination.is_forfeit:
+        return None
+    loser = record["light" if record["result"] == "1-0" else "dark"]["name"]
+    text = hint_for(termination, record.get("reason", ""))
+    return None if text is None else (loser, f"hint for {loser}'s {termination}: {text}")
 
 
 class Progress:
@@ -63,6 +79,9 @@ class Progress:
             self._write_line(f"[{self.done}/{self.total}] {describe_game(record)} | {self.score_text()}")
         elif record["termination"] != Termination.NORMAL:
             self.note(describe_game(record))
+        found = forfeit_hint(record)
+        if found is not None:   # once per engine and kind of forfeit
+            self.warn_once(f"hint {found[0]} {record['termination']}", f"  {found[1]}")
         self._refresh()
 
     def note(self, text: str, refresh: bool = True) -> None:

@@ -35,7 +35,7 @@ from ..formats.schema import RunConfigModel, SchemaError, SummaryModel, load_jso
 from .ratings import RatingsUnavailable, crosstable_of, encounters_of, fit_ratings_of
 from .store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError
 from .tally import FORFEITS, EngineTotals, RunTally, Tally
-from .text import elo_text, points_text
+from .text import elo_text, first_move_words, pair_elo_words, points_text, rating_cells
 
 REPORT = "report.html"
 MAX_REPORT_BYTES = 2_000_000
@@ -252,12 +252,12 @@ class _Sections:
             return f'<h2>Ratings</h2><p class="muted">{_esc(exc)}</p>'
         engines = ratings["engines"]
         w = ratings["first_move_advantage"]
-        rows = [[str(rank), _esc(e["name"]), elo_text(e["elo"]), f"({elo_text(e['low'])}, {elo_text(e['high'])})",
-                 str(e["games"]), points_text(e["points"])] for rank, e in enumerate(engines, 1)]
+        rows = [[str(rank), _esc(e["name"]), *rating_cells(e), str(e["games"]), points_text(e["points"])]
+                for rank, e in enumerate(engines, 1)]
         columns = [("#", False), ("engine", True), ("Elo", False), ("95% interval", False), ("games", False),
                    ("points", False)]
         return (f'<h2>Ratings</h2><p class="muted">{_esc(ratings["method"])}; anchor: {_esc(ratings["anchor"])}; '
-                f'first-move advantage {elo_text(w["elo"])} ({elo_text(w["low"])}, {elo_text(w["high"])}). '
+                f'first-move advantage {_esc(first_move_words(w))}. '
                 "Bars: 95% intervals.</p>" + _ratings_plot(engines) + _table("ratings", columns, rows))
 
     def _crosstable(self) -> str:
@@ -276,9 +276,8 @@ class _Sections:
 
     def _encounters(self) -> str:
         rows = [[_esc(e["first"]), _esc(e["second"]), f"{e['wins']}-{e['draws']}-{e['losses']}",
-                 " / ".join(str(c) for c in e["pentanomial"]),
-                 f"{elo_text(e['pentanomial_elo'])} ({elo_text(e['pentanomial_elo_low'])}, "
-                 f"{elo_text(e['pentanomial_elo_high'])})"] for e in self.view.encounters if e["pairs"]]
+                 " / ".join(str(c) for c in e["pentanomial"]), _esc(pair_elo_words(e))]
+                for e in self.view.encounters if e["pairs"]]
         if not rows:
             return ""
         columns = [("first", True), ("second", True), ("W-D-L", False), ("pairs 0 / ½ / 1 / 1½ / 2", False),

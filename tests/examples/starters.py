@@ -1,17 +1,19 @@
-"""The participants' kit as the tests see it: where the starters live, how the C one is built (into a
-temporary directory, never into the source tree) and a small line client for a running starter."""
+"""The participants' kit as the tests see it: where the starters live, how the compiled ones are built
+(into a temporary directory, never into the source tree) and a small line client for a running starter."""
 
 from __future__ import annotations
 
 import os
 import queue
+import random
 import shutil
 import signal
 import subprocess
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import protocol
 from tests.support.paths import REPO
 
 EXAMPLES = REPO / "examples"
@@ -19,6 +21,11 @@ PYTHON_STARTER = EXAMPLES / "python" / "starter.py"
 C_DIR = EXAMPLES / "c"
 C_FLAGS = ["-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-std=c11"]
 """docs/bots.md's one-line build, made strict: a warning fails the build."""
+JS_STARTER = EXAMPLES / "js" / "starter.js"
+RUST_DIR = EXAMPLES / "rust"
+DEBIAN_TOOLCHAIN = Path("/usr/bin")
+"""Where Debian 12's cargo and rustc (1.63, the oldest the Rust starter promises to build with) live;
+CI installs them."""
 
 
 def c_sources() -> list[Path]:
@@ -36,6 +43,36 @@ def build_c_starter(into: Path) -> Path:
     return binary
 
 
+def build_rust_starter(into: Path, toolchain: Path | None = None) -> Path:
+    """`cargo build --release` of examples/rust with its target directory in `into`, by the cargo and
+    rustc on PATH or those in the folder `toolchain`; AssertionError with cargo's output if it fails
+    or warns."""
+    cargo = str(toolchain / "cargo") if toolchain else shutil.which("cargo")
+    assert cargo is not None, "cargo is not installed (apt-get install cargo)"
+    env = {**os.environ, "CARGO_TARGET_DIR": str(into)} | ({"RUSTC": str(toolchain / "rustc")} if toolchain else {})
+    done = subprocess.run([cargo, "build", "--release", "--offline", "--manifest-path", str(RUST_DIR / "Cargo.toml")],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0 and "warning" not in done.stderr, f"cargo failed or warned:\n{done.stderr}"
+    return into / "release" / "isaac-starter"
+
+
+def random_game_positions(game_type: str, seeds: range) -> Iterator[tuple[int, protocol.Game, list[str]]]:
+    """Every position of seeded random games of protocol/ (HARI: uniform among all moves, so most of
+    them slide), with the game's seed and the plies that led there (the game object moves on: read it
+    before the next position is drawn)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = protocol.new_game(game_type)
+        plies: list[str] = []
+        while True:
+            yield seed, game, plies
+            move = game.random_move(rng)
+            if move is None:
+                break
+            game.push(move)
+            plies.append(str(move))
+
+
 class Starter:
     """A starter engine in its own process group: send lines, read them with timeouts."""
 
@@ -43,7 +80,8 @@ class Starter:
         self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, start_new_session=True)
         self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -84,3 +122,10 @@ class Starter:
         except ProcessLookupError:
             pass
         self.proc.wait(timeout=10)
+        self.reader.join(timeout=10)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                try:
+                    pipe.close()
+                except BrokenPipeError:
+                    pass

@@ -182,3 +182,30 @@ def test_go_right_after_bestmove_is_never_refused(engine, starter: ModuleType, m
         assert engine.handle("go nodes 2", time.monotonic())
         lines = engine.out_lines.until(lambda line: line.startswith(("bestmove", "info string error")))
         assert lines[-1].startswith("bestmove"), lines
+
+
+def test_a_position_extending_the_last_one_reads_only_the_new_moves(engine, starter: ModuleType,
+                                                                    monkeypatch: pytest.MonkeyPatch):
+    """The referee sends the whole game before each move; a game's moves are read once, and anything
+    else (another start, a refused command, another game) is read from its start."""
+    send(engine, "setoption name UCI_Variant value hari")
+    send(engine, "position startpos moves a0a2 j7j9")
+    read: list[str] = []
+    play = protocol.Game.play
+
+    def counting(game, text):
+        read.append(text)
+        return play(game, text)
+
+    monkeypatch.setattr(protocol.Game, "play", counting)
+    send(engine, "position startpos moves a0a2 j7j9 c4c6")
+    assert read == ["c4c6"]
+    assert send(engine, "position startpos moves a0a2 j7j9 c4c6 a0a2>b0b2,c9e9")[0].startswith("info string error")
+    send(engine, "position startpos moves a0a2 j7j9 c4c6 d0d2")
+    assert read == ["c4c6", "a0a2>b0b2,c9e9", "d0d2"]
+    expected = protocol.new_game("hari")
+    for move in ("a0a2", "j7j9", "c4c6", "d0d2"):
+        expected.play(move)
+    assert engine.game.position() == expected.position()
+    send(engine, "position fen hari -/- 333334444555667/333334444555667 d - moves a0a2")
+    assert read[-1] == "a0a2" and engine.game.position() == "hari a0a2/- 33334444555667/333334444555667 l -"

@@ -1,9 +1,12 @@
-"""Both starters under sandbox=bwrap, as docs/bots.md tells a participant to run them: the Python one
-sees the project's protocol/ only through `readable=`, the C one only its own directory."""
+"""The starters under sandbox=bwrap, as docs/bots.md tells a participant to run them: the Python one
+sees the project's protocol/ only through `readable=`, the C and Rust ones only their own directory, the
+JavaScript one its directory and the system's node."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -11,11 +14,10 @@ import pytest
 
 import protocol
 from referee.cli import main
-from tests.examples.starters import PYTHON_STARTER
+from tests.examples.starters import JS_STARTER, PYTHON_STARTER
 from tests.support.sandbox import needs_bwrap
 
 pytestmark = pytest.mark.sandbox
-
 
 
 def python_engine(readable: bool) -> list[str]:
@@ -48,3 +50,30 @@ def test_without_readable_the_python_starter_says_what_it_needs(tmp_path: Path, 
         main(argv)
     assert stopped.value.code == 2
     assert "under sandbox=bwrap add readable=<path of protocol/>" in capsys.readouterr().err
+
+
+@needs_bwrap
+def test_js_and_rust_starters_play_each_other_sandboxed(tmp_path: Path, rust_starter: Path):
+    if shutil.which("node") is None and not os.environ.get("CI"):
+        pytest.skip("node is not installed here (apt-get install nodejs)")
+    for game in protocol.GAME_NAMES:
+        out = tmp_path / game
+        argv = ["match", "--game", game, "--games", "2", "--openings", "random:2", "--seed", "4",
+                "-engine", "name=js", "cmd=node starter.js", f"dir={JS_STARTER.parent}", "sandbox=bwrap",
+                "-engine", "name=rust", f"cmd=./{rust_starter.name}", f"dir={rust_starter.parent}", "sandbox=bwrap",
+                "-each", "tc=st=0.1", "--concurrency", "1", "--out", str(out)]
+        assert main(argv) == 0
+        records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+        assert [r["termination"] for r in records] == ["normal", "normal"], [r["reason"] for r in records]
+
+
+@needs_bwrap
+def test_the_check_runs_a_starter_the_way_a_host_will(capsys: pytest.CaptureFixture[str]):
+    """`check --sandbox bwrap`: the Python starter sees protocol/ only through --readable, and passes."""
+    argv = ["check", "--game", "hari", "--sandbox", "bwrap", "--dir", str(PYTHON_STARTER.parent),
+            "--readable", "../../protocol", sys.executable, "starter.py"]
+    assert main(argv) == 0, capsys.readouterr().out
+    assert "the engine conforms" in capsys.readouterr().out
+    assert main(argv[:-4] + [sys.executable, "starter.py"]) == 1      # without --readable: no protocol
+    out = capsys.readouterr().out
+    assert "starter.py needs isaac-arena's `protocol` package" in out and "FAIL  start-up" in out

@@ -22,16 +22,24 @@ class Page:
     """The GUI page in a browser, loaded and connected."""
 
     def __init__(self, driver: Any, url: str, *, width: int | None = None, height: int = 900,
-                 phone: bool = False):
-        """`width`: the window's; `phone`: a phone's screen of that width instead (Chromium's device
-        emulation: the page laid out for a mobile viewport, scroll bars over the page as on a phone)."""
+                 phone: bool = False, viewport: bool = False, fresh: bool = True, path: str = ""):
+        """`width`: the window's; `phone`: a phone's screen of that width and height instead (Chromium's
+        device emulation: the page laid out for a mobile viewport, scroll bars over the page as on a
+        phone); `viewport`: a desktop window whose page area is exactly width x height. `fresh`: the
+        page's storage emptied first (a browser shared by the tests of a module remembers nothing
+        of the last test). `path`: what follows the server's address (a link made by the page)."""
         self.driver = driver
-        if phone and width is not None:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        if (phone or viewport) and width is not None:
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+                                   {"width": width, "height": height, "deviceScaleFactor": 2 if phone else 1,
+                                    "mobile": phone})
         elif width is not None:
             driver.set_window_size(width, height)
-        driver.get(url)
+        if fresh:
+            driver.get(url + "favicon.ico")   # the same origin, without the page's script
+            driver.execute_script("localStorage.clear(); sessionStorage.clear();")
+        driver.get(url + path)
         self.wait_connected()
 
     def wait_connected(self) -> None:
@@ -66,7 +74,9 @@ class Page:
                 return
             time.sleep(0.03)
         raise AssertionError(f"timed out waiting for {what}; status: {self.attr('status', 'textContent')!r}, "
-                             f"error: {self.attr('error', 'textContent')!r}")
+                             f"error: {self.attr('error', 'textContent')!r}, board: ply {self.data('board', 'ply')} "
+                             f"started {self.data('board', 'started')}, entry: steps {self.data('entry', 'steps')!r} "
+                             f"sel {self.data('entry', 'sel')!r} ready {self.data('entry', 'ready')}")
 
     def select(self, element_id: str, value: str) -> None:
         """Choose in a select as a person does (the page hears a change)."""
@@ -74,8 +84,12 @@ class Page:
                 "s.dispatchEvent(new Event('change'));", element_id, value)
         assert self.attr(element_id, "value") == value, f"{element_id} has no choice {value!r}"
 
-    def new_game(self, game: str, dark: str, light: str, tc: str, level: str | None = None) -> None:
+    def new_game(self, game: str, dark: str, light: str, tc: str, level: str | None = None,
+                 start: bool = False) -> None:
+        """A new game through the folded settings, as a person starts one; `start`: press Start too
+        (an engine to move waits for it)."""
         before = self.game_no()
+        self.open_settings()
         self.select("game", game)
         self.select("dark", dark)
         self.select("light", light)
@@ -87,6 +101,17 @@ class Page:
         self.el("#new").click()
         self.wait_for(lambda: self.game_no() != before and self.data("board", "game") == game,
                       "the new game")
+        if start:
+            self.press_start()
+
+    def open_settings(self) -> None:
+        """Unfold the new-game settings (folded on a phone)."""
+        if not self.js("return document.getElementById('settings').open"):
+            self.el("#settings > summary").click()
+
+    def press_start(self) -> None:
+        self.el("#start").click()
+        self.wait_for(lambda: self.data("board", "started") == "1", "the clocks started")
 
     def game_no(self) -> str:
         return self.data("board", "gameNo")
@@ -145,9 +170,11 @@ class Page:
         self.wait_for(lambda: (self.data("board", "ply"), self.data("entry", "steps")) != before
                       or self.over(), f"the step {option} to be taken")
 
-    def moves(self) -> list[tuple[str, str]]:
-        """The move list as shown: (side, move) in order."""
-        return [(c.get_attribute("data-side"), c.text) for c in self.els("#moves td[data-ply]")]
+    def moves(self, table: str = "moves") -> list[tuple[str, str]]:
+        """A move list as shown: (side, move) in order (read at once: the list may be redrawn meanwhile)."""
+        return [tuple(pair) for pair in self.js(
+            "return [...document.querySelectorAll(arguments[0])].map((c) => [c.dataset.side, c.textContent]);",
+            f"#{table} td[data-ply]")]
 
     def rect(self, css: str) -> dict[str, float]:
         return self.js("const r = document.querySelector(arguments[0]).getBoundingClientRect();"

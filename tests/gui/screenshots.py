@@ -1,12 +1,13 @@
-"""The GUI's pictures in docs/: each game at desktop and phone width, in the middle of a move
-(gui.png, the one README.md shows, is HARI on a desktop).
+"""The GUI's pictures in docs/: each game at desktop and phone size, in the middle of a move, and
+the analysis board (gui.png, the one README.md shows, is HARI on a desktop).
 
     PYTHONPATH=. python -m tests.gui.screenshots [--out docs]
 
 Each scene is a game played to an interesting point with the rules (protocol/), handed to the page
 as a game to resume (what a reload does), then a move is begun by clicking as a person would: a
 HARI slide drawn where the piece went, an ISAAC removal struck out with the counter's cells
-offered, FOUNDATIONS' levels. The server runs the reference engine's strategies.
+offered, FOUNDATIONS' levels; the analysis board shows a HARI game with three lines of the search.
+The server runs the reference engine's strategies.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import json
 import random
 import re
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from protocol import new_game
 from protocol.game import Game
@@ -25,9 +28,9 @@ from tests.gui.page import Page
 from tests.support.browser import console_errors, start_chromium
 from tests.support.gui_server import GuiServer
 
-DESKTOP = (1280, 860)
-PHONE = (390, 1180)
-"""A phone's width; a tall screen so that the panels below the board are in the picture too."""
+DESKTOP = (1280, 800)
+PHONE = (390, 844)
+"""A phone's screen: what it shows without scrolling."""
 SEGMENT = re.compile(r"^[a-j][0-9][a-j][0-9](\^\d)?$")
 
 
@@ -80,9 +83,11 @@ def _foundations_moves() -> list[str]:
 def _resume(page: Page, game: str, moves: list[str], light: str = "search") -> None:
     """Hand the page a game to resume (as after a reload) and wait until it stands."""
     saved = {"start": new_game(game).position(), "moves": moves, "sides": ["human", light],
-             "tc": "5:00+3", "level": 5, "clocks": [281_300, 268_900]}
+             "tc": "5+3", "level": 5, "clocks": [281_300, 268_900], "started": True}
+    url = page.driver.current_url.split("#")[0]
+    page.driver.get(url + "favicon.ico")   # left first: leaving saves the page's own game
     page.js("sessionStorage.setItem('isaac-gui.game', arguments[0]);", json.dumps(saved))
-    page.driver.refresh()
+    page.driver.get(url)
     page.wait_connected()
     page.wait_for(lambda: int(page.data("board", "ply") or -1) >= len(moves), "the game resumed")
 
@@ -110,6 +115,21 @@ def foundations(page: Page, view: str) -> None:
     page.el(f'#level-buttons button[data-view="{view}"]').click()
 
 
+def analysis(page: Page) -> None:
+    """A HARI game of eleven plies on the analysis board, the search's three best lines."""
+    moves = _hari_moves()
+    url = page.driver.current_url.split("#")[0]
+    page.driver.get(url + "favicon.ico")
+    page.js("localStorage.setItem('isaac-gui.settings', JSON.stringify({analysis: {engine: 'search', lines: 3, "
+            "on: true}}));")
+    page.driver.get(url + "#analysis?" + urlencode({"position": new_game("hari").position(),
+                                                    "moves": " ".join(moves)}))
+    page.wait_connected()
+    page.wait_for(lambda: page.data("a-board", "ply") == str(len(moves)), "the analysis board")
+    page.wait_for(lambda: len(page.els("#a-pvs li")) == 3, "three lines", timeout=30)
+    time.sleep(3)   # the search goes deeper
+
+
 def _played(game: str, page: Page) -> Game:
     from protocol import game_from_position
 
@@ -121,13 +141,14 @@ def shoot(out: Path) -> list[Path]:
     driver = start_chromium(tempfile.mkdtemp(prefix="isaac-shots-"))
     written = []
     scenes: list[tuple[str, Any]] = [("hari", hari), ("isaac", isaac),
-                                     ("foundations", lambda p: foundations(p, "all"))]
+                                     ("foundations", lambda p: foundations(p, "all")), ("analysis", analysis)]
     try:
         for width, height, kind in ((*DESKTOP, "desktop"), (*PHONE, "phone")):
             for name, scene in scenes:
                 if kind == "phone" and name == "foundations":
                     scene = lambda p: foundations(p, "1")   # noqa: E731  (one level shown, the rest dimmed)
-                page = Page(driver, server.url, width=width, height=height, phone=kind == "phone")
+                page = Page(driver, server.url, width=width, height=height, phone=kind == "phone",
+                            viewport=kind == "desktop")
                 scene(page)
                 page.js("window.scrollTo(0, 0); document.activeElement.blur();")
                 path = out / ("gui.png" if (name, kind) == ("hari", "desktop") else f"gui-{name}-{kind}.png")

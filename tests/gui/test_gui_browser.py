@@ -37,7 +37,7 @@ def board_screenshot(page: Page, path: Path) -> bytes:
 
 def test_hari_game_by_clicking_with_slides(server, browser, tmp_path):  # noqa: F811
     page = Page(browser, server.url)
-    page.new_game("hari", "human", "random", "300+0", level="1")
+    page.new_game("hari", "human", "random", "5+0", level="1")
     rng = random.Random(3)
     slides = turns = 0
     while not page.over() and turns < 40:
@@ -81,7 +81,7 @@ def test_hari_game_by_clicking_with_slides(server, browser, tmp_path):  # noqa: 
 
 def test_foundations_game_reaches_level_two(server, browser, tmp_path):  # noqa: F811
     page = Page(browser, server.url)
-    page.new_game("foundations", "human", "random", "300+0", level="1")
+    page.new_game("foundations", "human", "random", "5+0", level="1")
     rng = random.Random(5)
     for _ in range(40):
         page.wait_for(lambda: page.my_turn() or page.over(), "my turn")

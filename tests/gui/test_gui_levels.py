@@ -45,3 +45,21 @@ def test_a_level_thinks_its_time_unless_the_clock_is_short():
 def test_no_level_plays_by_the_clock():
     dark, light = clocks("60+1")
     assert go_for(None, dark, light, 1).format() == "go p1time 60000 p2time 60000 p1inc 1000 p2inc 1000"
+
+
+def test_every_strength_is_labelled_with_its_measured_score_as_docs_gui_md_gives_it():
+    """gui/levels.py's MEASURED (the menu's labels) and docs/gui.md's table are the same figures."""
+    from pathlib import Path
+
+    from gui.levels import MEASURED
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "gui.md").read_text(encoding="utf-8")
+    assert sorted(MEASURED) == [lv.number for lv in LEVELS]
+    for level in LEVELS:
+        measured = MEASURED[level.number]
+        assert sorted(measured) == ["foundations", "hari", "isaac"]
+        row = next(line for line in doc.splitlines() if line.startswith(f"| {level.number} "))
+        for game in ("isaac", "foundations", "hari"):
+            s = measured[game]
+            assert s.low <= s.score <= s.high and s.games >= 40
+            assert f"{s.score:.1f}% [{s.low:.1f}, {s.high:.1f}]" in row, (level.number, game, row)

@@ -82,7 +82,7 @@ def server():
 
 def test_engines_end_when_the_browser_leaves(server):
     client = Client(server.ws_url)
-    client.send(t="new", game="hari", dark="human", light="random", tc="60+1")
+    client.send(t="new", game="hari", dark="human", light="random", tc="1+1")
     client.expect("steps")
     engines = children(server.proc.pid)
     assert len(engines) == 2, engines          # the rules engine and the opponent
@@ -93,8 +93,10 @@ def test_engines_end_when_the_browser_leaves(server):
 
 def test_engines_end_when_the_server_stops(server):
     client = Client(server.ws_url)
-    client.send(t="new", game="isaac", dark="random", light="greedy", tc="60+1")
-    client.expect("thinking")                  # two engines playing each other
+    client.send(t="new", game="isaac", dark="random", light="greedy", tc="1+1")
+    client.expect("position")
+    client.send(t="start")                     # two engines playing each other, once started
+    client.expect("thinking")
     engines = children(server.proc.pid)
     assert len(engines) == 3, engines
     assert server.stop() == 130              # as after Ctrl-C
@@ -172,6 +174,8 @@ def test_stop_makes_the_engine_move_now(server):
     client = Client(server.ws_url)
     client.send(t="new", game="isaac", dark="search", light="human", tc="nodes=100000000",   # minutes (not
                 level="clock")                # FOUNDATIONS: its start is in the book); no level: no movetime
+    client.expect("position")
+    client.send(t="start")
     thinking = client.expect("thinking")
     assert thinking["engine"] == "search" and thinking["side"] == "d"
     end = time.monotonic() + 1.5                # longer than a search without limits takes
@@ -311,8 +315,8 @@ def test_resume_counter_targets_levels_and_set_up_columns(server):
     assert [lv["level"] for lv in client.hello["levels"]] == list(range(1, 9))
     assert client.hello["game_info"]["foundations"]["lower_score_wins"] is True
     # a reloaded page resumes its game: the moves replayed by the rules, the clocks as they were
-    client.send(t="new", game="hari", dark="human", light="random", tc="60+1", level=3,
-                moves=["c3c7", "a9c9"], clocks=[41_000, 52_500])
+    client.send(t="new", game="hari", dark="human", light="random", tc="1+1", level=3,
+                moves=["c3c7", "a9c9"], clocks=[41_000, 52_500], started=True)
     position = client.expect("position")
     assert position["moves"] == ["c3c7", "a9c9"] and position["movers"] == ["d", "l"]
     assert position["clocks"] == [41_000, 52_500] and position["level"] == 3 and not position["thinking"]
@@ -342,4 +346,89 @@ def test_resume_counter_targets_levels_and_set_up_columns(server):
     assert "at column 9:" in client.expect("error")["text"]
     client.send(t="setup", position="hari -/- 1/1 d -\nquit")
     assert "one line" in client.expect("error")["text"]
+    client.close()
+
+
+def test_start_takeback_and_a_lost_game_resumed(server):
+    client = Client(server.ws_url)
+    client.send(t="new", game="hari", dark="random", light="human", tc="1+0")
+    position = client.expect("position")
+    assert position["started"] is False and position["running"] is None and not position["thinking"]
+    client.send(t="takeback")
+    assert "no move of yours" in client.expect("error")["text"]
+    client.send(t="start")                     # the engine moves first, once started
+    mine = client.expect("position", where=lambda m: len(m["moves"]) == 1)
+    assert mine["running"] == 1 and mine["can_takeback"] is False
+    offered = client.expect("steps")["options"]
+    client.send(t="step", word=next(o for o in offered if o.endswith("*") and o != "pass*"))
+    client.expect("position", where=lambda m: len(m["moves"]) == 3)   # my move and the engine's reply
+    client.send(t="takeback")
+    back = client.expect("position", where=lambda m: len(m["moves"]) == 1)
+    assert back["state"]["turn"] == "l" and back["running"] == 1
+    client.expect("steps")
+    # a game the GUI ended (a forfeit) comes back lost after a reload: never played on
+    lost = {"result": "1-0", "termination": "time forfeit", "reason": "Light (human) ran out of time"}
+    client.send(t="new", game="hari", dark="random", light="human", moves=["c3c7"], clocks=[60_000, 0],
+                started=True, result=lost)
+    resumed = client.expect("position")
+    assert resumed["result"] == lost and resumed["running"] is None and not resumed["thinking"]
+    client.send(t="start")
+    assert "the game is over" in client.expect("error")["text"]
+    for bad in ({"result": "1-0"}, {"result": "2-0", "termination": "crash", "reason": ""}, "lost"):
+        client.send(t="new", game="hari", dark="random", light="human", result=bad)
+        assert client.expect("error")["text"].startswith("result:")
+    client.close()
+
+
+def test_export_of_a_game(server):
+    client = Client(server.ws_url)
+    client.send(t="setup", position="hari c4i4/b3h3 3333344445556/33333444455566 l ld")   # over: both passed
+    assert client.expect("position")["result"]["termination"] == "both-passed"
+    client.send(t="export", board="play")
+    out = client.expect("export")
+    record = json.loads(out["record"])
+    assert record["result"] == "1/2-1/2" and record["termination"] == "normal" and record["moves"] == []
+    assert '[Result "1/2-1/2"]' in out["pgn"]
+    client.send(t="new", game="hari", dark="human", light="random", tc="1+0")
+    client.expect("steps")
+    client.send(t="export", board="play")
+    out = client.expect("export")
+    assert out["record"] is None and "not finished" in out["why"] and '[Result "*"]' in out["pgn"]
+    client.close()
+
+
+def test_the_analysis_board(server):
+    client = Client(server.ws_url)
+    client.send(t="analysis_load", position="hari -/- 333334444555667/333334444555667 d -",
+                moves=["c3c7", "a9c9", "d2d6"], ply=1, sides=["alpha", "beta"], label="a test")
+    line = client.expect("analysis_line")
+    assert line["moves"] == ["c3c7", "a9c9", "d2d6"] and line["movers"] == ["d", "l", "d"]
+    shown = client.expect("analysis_position")
+    assert shown["ply"] == 1 and shown["state"]["turn"] == "l" and 'data-segment="c3c7"' in shown["svg"]
+    steps = client.expect("steps")
+    assert steps["board"] == "analysis" and "a9c9*" in steps["options"]
+    analysis = client.expect("analysis", where=lambda m: m.get("lines"))
+    assert analysis["ply"] == 1 and analysis["side"] == "l" and analysis["engine"] == "search"
+    assert analysis["lines"][0]["pv"] and isinstance(analysis["lines"][0]["score"], int)
+    client.send(t="analysis_goto", ply=3)
+    assert client.expect("analysis_position")["ply"] == 3
+    client.send(t="analysis_step", word="e0g0*")            # a move of its own: a new line from there
+    line = client.expect("analysis_line")
+    assert line["moves"] == ["c3c7", "a9c9", "d2d6", "e0g0"] and line["label"] == "a test (edited)"
+    assert client.expect("analysis_position")["ply"] == 4
+    client.send(t="analysis_settings", on=False)
+    assert client.expect("analysis", where=lambda m: m.get("idle"))["idle"] == "off"
+    client.send(t="export", board="analysis")
+    out = client.expect("export")
+    assert out["record"] is None and "1. c3c7 {0.000s} a9c9" in out["pgn"].replace("\n", " ")
+    for message, said in (({"t": "analysis_goto", "ply": "x"}, "ply is a whole number"),
+                          ({"t": "analysis_load", "position": "hari zz"}, "position"),
+                          ({"t": "analysis_load", "position": "hari -/- 333334444555667/333334444555667 d -",
+                            "moves": ["a0a9"]}, "move 1 'a0a9'"),
+                          ({"t": "analysis_settings", "lines": 9}, "lines: 1 to 5"),
+                          ({"t": "analysis_settings", "engine": "/bin/sh"}, "no engine named"),
+                          ({"t": "analysis_step", "word": "zz"}, "not one of the steps offered")):
+        client.send(**message)
+        error = client.expect("error")
+        assert error["board"] == "analysis" and said in error["text"], (message, error)
     client.close()

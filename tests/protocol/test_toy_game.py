@@ -21,7 +21,7 @@ from protocol.board import ALL_CELLS, COLOR_NAME, DARK, LENGTHS, LIGHT, Segment,
 from protocol.errors import GameOverError, IllegalMoveError, PositionError
 from protocol.game import Game
 from protocol.moves import PASS, Move, Pass, Place
-from protocol.notation import parse_game_position, parse_move
+from protocol.notation import parse_move
 from protocol.position import PieceEntry, PositionRecord, check_passes, check_turn_order, format_position
 from protocol.state import GameEnd, Outcome, Piece
 from tests.protocol.test_game_api import run_conformance
@@ -40,12 +40,8 @@ class ToyGame(Game):
         self._stack: list[tuple[Move, int, tuple[int, ...]]] = []
 
     @classmethod
-    def start(cls) -> ToyGame:
-        return cls()
-
-    @classmethod
     def from_position(cls, text: str) -> ToyGame:
-        rec, _ = parse_game_position(text, cls.name)
+        rec, _ = cls.parse_position(text)
         game = cls()
         for color in (DARK, LIGHT):
             game._pieces[color].extend(e.segment for e in rec.pieces[color])

@@ -55,9 +55,10 @@ def start_chromium(profile_dir: str) -> Any:
     return driver
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """A WebDriver for one test; the browser and its profile are removed afterwards."""
+def browser_session() -> Iterator[Any]:
+    """A WebDriver, skipped (failed under CI) without a browser; the browser and its profile are removed
+    afterwards. `browser` gives one per test; a module may share one (a fixture of scope "module"
+    yielding from this), each test then starting from a page with its storage cleared (tests/gui/page.py)."""
     problem = browser_problem()
     if problem is not None:
         if os.environ.get("CI"):
@@ -70,6 +71,12 @@ def browser() -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """A WebDriver for one test."""
+    yield from browser_session()
 
 
 def console_errors(driver: Any) -> list[str]:

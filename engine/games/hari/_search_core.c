@@ -21,6 +21,7 @@
 #define MAX_BLOCKS 31
 #define MAX_PLACE_BLOCKS 63
 #define MAXPLY 64
+#define MAX_LINES 16 /* MultiPV: the most root lines kept (the engine's MultiPV option allows as many) */
 
 static uint64_t ZOB_PIECE[2][NSEG], ZOB_HAND[2][8][8], ZOB_MIN[2][8], ZOB_TURN, ZOB_PASS[3][3];
 
@@ -185,6 +186,12 @@ typedef struct {
 } Entry;
 
 typedef struct {
+    Move pv[MAXPLY];
+    int pv_n;
+    double value;
+} Line;
+
+typedef struct {
     Pos pos;
     Entry *table;
     uint64_t table_mask;
@@ -197,6 +204,8 @@ typedef struct {
     Widths inner;
     Move pv[MAXPLY][MAXPLY];
     int pv_len[MAXPLY];
+    Line lines[MAX_LINES], done[MAX_LINES]; /* this iteration's best root lines, and the last complete one's */
+    int n_lines, n_done;
 } Search;
 
 #define CHECK_EVERY 256
@@ -207,7 +216,7 @@ static int count_node(Search *s) {
     if ((s->nodes & 15) == 0 && s->hard_deadline > 0 && monotonic_seconds() >= s->hard_deadline) return 1;
     if ((s->nodes % CHECK_EVERY) == 0 && s->should_stop != Py_None) {
         PyEval_RestoreThread(s->released);
-        PyObject *r = PyObject_CallNoArgs(s->should_stop);
+        PyObject *r = PyObject_CallFunction(s->should_stop, "L", s->nodes);
         int stop = 1;
         if (r == NULL) s->error = 1;
         else { stop = PyObject_IsTrue(r); Py_DECREF(r); }
@@ -372,27 +381,62 @@ static PyObject *py_contest_margin(PyObject *self, PyObject *args) {
 }
 
 
+/* Keep (value, move + the child's line) among the `want` best root lines, best first (ties: the first). */
+static void keep_line(Search *s, const Move *move, double value, int want) {
+    if (s->n_lines >= want && !(value > s->lines[s->n_lines - 1].value)) return;
+    int at = 0;
+    while (at < s->n_lines && !(value > s->lines[at].value)) at++;
+    int last = s->n_lines < want ? s->n_lines : want - 1;
+    memmove(&s->lines[at + 1], &s->lines[at], sizeof(Line) * (size_t)(last - at));
+    Line *line = &s->lines[at];
+    line->value = value;
+    line->pv[0] = *move;
+    line->pv_n = 1 + s->pv_len[1];
+    memcpy(&line->pv[1], s->pv[1], sizeof(Move) * (size_t)s->pv_len[1]);
+    if (s->n_lines < want) s->n_lines++;
+}
+
+/* [(value, pv)] of `n` lines */
+static PyObject *lines_to_list(const Line *lines, int n) {
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *pv = moves_to_list(lines[i].pv, lines[i].pv_n);
+        PyObject *item = pv ? Py_BuildValue("(dN)", lines[i].value, pv) : NULL;
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
 /* search(position, root_moves, inner_per_length, max_depth, table_bits, node_limit, hard_deadline,
  *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24, tie_seed=0, blocks=0,
- *        place_blocks=0)
- *   -> (move, value, depth, nodes, complete, pv)
+ *        place_blocks=0, multipv=1)
+ *   -> (move, value, depth, nodes, complete, pv, lines)
  * Iterative deepening over root_moves (tuples as candidates() gives them), as
  * alphabeta.AlphaBeta.iterate: the deepest complete iteration's best, or the best of an
- * iteration cut short once its first move (the previous best) is searched. on_depth(depth,
- * value, pv, nodes) is called after each complete iteration; returning True ends the search.
+ * iteration cut short once its first move (the previous best) is searched. should_stop(nodes) is
+ * called every CHECK_EVERY nodes (the caller reports progress there); on_depth(depth, value, pv,
+ * nodes, lines) after each complete iteration, returning True ends the search. `lines` are the
+ * `multipv` best root moves [(value, pv)], best first: each root move is searched above the
+ * multipv-th best value so far (the best, for 1), as AlphaBeta.search_root, so those are exact;
+ * the result's are the last complete iteration's (the cut one's if none completed).
  * A win or loss found over the candidates ends it only with stop_when_decided (the caller knows
  * the result is decided anyway): over a pruned list it is an estimate, not a proof. */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *position, *root_list, *should_stop, *on_depth;
-    int max_depth, table_bits, stop_when_decided = 0;
+    int max_depth, table_bits, stop_when_decided = 0, multipv = 1;
     Widths inner = {0, 4, 24, 0, 0};
     long long node_limit;
     unsigned long long tie_seed = 0;
     double hard_deadline;
-    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiKii", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
+    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiKiii", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
                           &node_limit, &hard_deadline, &should_stop, &on_depth, &stop_when_decided, &inner.scarce,
-                          &inner.slide_max, &tie_seed, &inner.blocks, &inner.place_blocks))
+                          &inner.slide_max, &tie_seed, &inner.blocks, &inner.place_blocks, &multipv))
         return NULL;
+    if (multipv < 1 || multipv > MAX_LINES) {
+        PyErr_Format(PyExc_ValueError, "multipv is 1 to %d", MAX_LINES);
+        return NULL;
+    }
     if (check_widths(&inner) < 0) return NULL;
     if (max_depth < 0 || max_depth > MAXPLY - 2) {
         PyErr_Format(PyExc_ValueError, "max_depth is 0 to %d", MAXPLY - 2);
@@ -441,11 +485,14 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     int mover = p->turn;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->released = PyEval_SaveThread();
-        double alpha = -INF, beta = INF, it_best = -INF;
+        double beta = INF, it_best = -INF;
         Move it_move = order[0];
         int it_pv_n = 0, searched = 0;
         Move it_pv[MAXPLY];
+        s->n_lines = 0;
         for (Py_ssize_t i = 0; i < nr; i++) {
+            /* above the multipv-th best so far: with multipv 1 the best so far, as plain alpha-beta */
+            double alpha = s->n_lines < multipv ? -INF : s->lines[multipv - 1].value;
             Undo u;
             push(p, &order[i], &u);
             if (count_node(s)) { pop(p, &u); s->aborted = 1; break; }
@@ -453,13 +500,13 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             pop(p, &u);
             if (s->aborted) break;
             searched = (int)i + 1;
+            keep_line(s, &order[i], v, multipv);
             if (v > it_best) {
                 it_best = v;
                 it_move = order[i];
                 it_pv[0] = order[i];
                 memcpy(&it_pv[1], s->pv[1], sizeof(Move) * (size_t)s->pv_len[1]);
                 it_pv_n = 1 + s->pv_len[1];
-                if (v > alpha) alpha = v;
             }
         }
         PyEval_RestoreThread(s->released);
@@ -468,12 +515,18 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             if (searched > 0) { /* the previous best was searched first: a sound answer */
                 best_move = it_move; best_value = it_best; best_depth = depth;
                 memcpy(pv_out, it_pv, sizeof(Move) * (size_t)it_pv_n); pv_n = it_pv_n;
+                if (s->n_done == 0) {
+                    memcpy(s->done, s->lines, sizeof(Line) * (size_t)s->n_lines);
+                    s->n_done = s->n_lines;
+                }
             }
             complete = 0;
             break;
         }
         best_move = it_move; best_value = it_best; best_depth = depth; complete = 1;
         memcpy(pv_out, it_pv, sizeof(Move) * (size_t)it_pv_n); pv_n = it_pv_n;
+        memcpy(s->done, s->lines, sizeof(Line) * (size_t)s->n_lines);
+        s->n_done = s->n_lines;
         /* next iteration: the best first, the rest in this iteration's order */
         Move next[MAXMOVES];
         int k = 0;
@@ -483,8 +536,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         memcpy(order, next, sizeof(Move) * (size_t)nr);
         if (on_depth != Py_None) {
             PyObject *pv = moves_to_list(pv_out, pv_n);
-            PyObject *r = pv ? PyObject_CallFunction(on_depth, "idOL", depth, best_value, pv, s->nodes) : NULL;
+            PyObject *lines = lines_to_list(s->done, s->n_done);
+            PyObject *r = pv && lines ? PyObject_CallFunction(on_depth, "idOLO", depth, best_value, pv, s->nodes, lines)
+                                      : NULL;
             Py_XDECREF(pv);
+            Py_XDECREF(lines);
             if (!r) { s->error = 1; break; }
             int stop = PyObject_IsTrue(r);
             Py_DECREF(r);
@@ -496,9 +552,12 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     if (!s->error) {
         PyObject *pv = moves_to_list(pv_out, pv_n);
         PyObject *mv = move_to_tuple(&best_move);
-        if (pv && mv) result = Py_BuildValue("(OdiLiO)", mv, best_value, best_depth, s->nodes, complete, pv);
+        PyObject *lines = lines_to_list(s->done, s->n_done);
+        if (pv && mv && lines)
+            result = Py_BuildValue("(OdiLiOO)", mv, best_value, best_depth, s->nodes, complete, pv, lines);
         Py_XDECREF(pv);
         Py_XDECREF(mv);
+        Py_XDECREF(lines);
     }
     PyMem_Free(s->table);
     PyMem_Free(s);

@@ -77,7 +77,14 @@ def choose(game: HariGame, ctx: SearchContext[HariSettings], rng: random.Random)
         p = totals[i] / visits[i] if visits[i] else 0.5
         return Info(depth=1, score_cp=win_probability_to_cp(p), rollouts=sum(visits), pv=[str(moves[i])])
 
+    def lines(count: int) -> list[Info]:
+        """MultiPV: the candidates by the same rule as best(), each with its mean."""
+        ranked = sorted((j for j in range(len(moves)) if visits[j]), key=lambda j: (-totals[j] / visits[j], -visits[j]))
+        return [Info(depth=1, score_cp=win_probability_to_cp(totals[j] / visits[j]), rollouts=sum(visits),
+                     pv=[str(moves[j])]) for j in ranked[:count]]
+
     ctx.snapshot = info
+    ctx.lines = lines
     played = 0
     while True:
         i = ucb1_pick(totals, visits, played, mc.ucb_c)

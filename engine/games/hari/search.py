@@ -111,6 +111,7 @@ def _search(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: i
         ctx.maybe_report()
 
     ctx.snapshot = lambda: last["info"]
+    ctx.lines = lambda count: [info_of(line) for line in ab.top[:count]]
     return ab.iterate(game, moves, depth, on_depth)
 
 

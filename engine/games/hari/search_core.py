@@ -81,22 +81,34 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length
         return ABResult(move, 0.0, 0, [move])
     tm = ctx.tm
     last: dict[str, Info | None] = {"info": None}
+    top: list[tuple[int, list[tuple[float, list[NativeMove]]]]] = [(0, [])]
     start_nodes = tm.nodes
 
-    def on_depth(depth: int, value: float, pv: list[NativeMove], nodes: int) -> bool:
+    def on_depth(depth: int, value: float, pv: list[NativeMove], nodes: int,
+                 lines: list[tuple[float, list[NativeMove]]]) -> bool:
         tm.nodes = start_nodes + nodes
         last["info"] = info_of(_result(depth, value, pv))
+        top[0] = (depth, lines)
         ctx.maybe_report()
         return tm.soft_expired() or ctx.depth_reached(depth)
 
+    def should_stop(nodes: int) -> bool:
+        """Between two iterations too, the counts go on and the last iteration's line is reported."""
+        tm.nodes = start_nodes + nodes
+        ctx.maybe_report()
+        return tm.must_stop()
+
     ctx.snapshot = lambda: last["info"]
+    ctx.lines = lambda count: [info_of(_result(top[0][0], v, line)) for v, line in top[0][1][:count]]
     hard = tm.hard_deadline()
     node_limit = max(1, tm.node_limit - tm.nodes) if tm.node_limit is not None else 0  # 0: none
-    best, value, depth, nodes, complete, pv = _core.search(
+    best, value, depth, nodes, complete, pv, lines = _core.search(
         position, root, inner_per_length, max_depth, settings.table_bits, node_limit,
-        hard if hard is not None else 0.0, tm.must_stop, on_depth, stop_when_decided, settings.scarce, settings.slide_max,
-        tie_seed, settings.inner_blocks, settings.inner_place_blocks)
+        hard if hard is not None else 0.0, should_stop, on_depth, stop_when_decided, settings.scarce,
+        settings.slide_max, tie_seed, settings.inner_blocks, settings.inner_place_blocks, max(1, min(ctx.multipv, 16)))
     tm.nodes = start_nodes + nodes
+    if lines:
+        top[0] = (depth, lines)
     if not math.isfinite(value):  # no iteration finished a single root move
         value = 0.0
     return _result(depth, value, pv or [best], bool(complete))

@@ -182,6 +182,7 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[
         ctx.maybe_report()
 
     ctx.snapshot = lambda: last["info"]
+    ctx.lines = lambda count: [info_of(line) for line in ab.top[:count]]
     result = ab.iterate(game, moves, ctx.tm.depth_limit or 64, on_depth)
     return result.move, info_of(result)
 

@@ -442,6 +442,56 @@ static PyObject *tree_root(PyTree *self, PyObject *unused) {
     return list;
 }
 
+/* lines(count) -> [(pv codes, visits, mean, proven)] of the `count` most visited root moves (ties to the
+ * higher mean, as tree_best), best first: each root move, then the most-visited line below it (MultiPV). */
+static PyObject *tree_lines(PyTree *self, PyObject *args) {
+    const Tree *t = &self->tree;
+    const TNode *root = &t->nodes[0];
+    int count;
+    if (!PyArg_ParseTuple(args, "i", &count)) return NULL;
+    if (count < 0) count = 0;
+    int order[TREE_MAX_MOVES], n = 0;
+    for (int i = 0; i < root->nmoves; i++) {
+        int c = t->slots[root->first + i].child;
+        if (c >= 0 && t->nodes[c].visits > 0) order[n++] = i;
+    }
+    for (int a = 1; a < n; a++) {   /* insertion sort: most visits first, then the higher mean, then slot order */
+        int slot = order[a], b = a;
+        const TNode *x = &t->nodes[t->slots[root->first + slot].child];
+        double qx = x->total / x->visits;
+        while (b > 0) {
+            const TNode *y = &t->nodes[t->slots[root->first + order[b - 1]].child];
+            double qy = y->total / y->visits;
+            if (y->visits > x->visits || (y->visits == x->visits && qy >= qx)) break;
+            order[b] = order[b - 1];
+            b--;
+        }
+        order[b] = slot;
+    }
+    if (count > n) count = n;
+    PyObject *list = PyList_New(count);
+    for (int k = 0; list && k < count; k++) {
+        const Slot *slot = &t->slots[root->first + order[k]];
+        const TNode *child = &t->nodes[slot->child];
+        int pv[TREE_MAX_DEPTH], len = 0, node = slot->child;
+        while (len < TREE_MAX_DEPTH - 1) {
+            int best = tree_most_visited(t, node);
+            if (best < 0) break;
+            pv[len++] = best;
+            node = t->slots[best].child;
+        }
+        PyObject *codes = PyList_New(len + 1);
+        if (!codes) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(codes, 0, PyLong_FromLong(slot->code));
+        for (int i = 0; i < len; i++) PyList_SET_ITEM(codes, i + 1, PyLong_FromLong(t->slots[pv[i]].code));
+        PyObject *item = Py_BuildValue("(Nidi)", codes, child->visits, child->total / child->visits,
+                                       child->terminal && child->outcome > 0);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, k, item);
+    }
+    return list;
+}
+
 /* size() -> (nodes, candidate slots) the tree holds */
 static PyObject *tree_size(PyTree *self, PyObject *unused) {
     return Py_BuildValue("(ii)", self->tree.nnodes, self->tree.nslots);
@@ -453,6 +503,8 @@ static PyMethodDef tree_methods[] = {
     {"info", (PyCFunction)tree_info, METH_NOARGS,
      "info() -> (best, pv, visits, mean, proven, seldepth, simulations, nodes)"},
     {"root", (PyCFunction)tree_root, METH_NOARGS, "root() -> [(code, prior, visits, mean or None)]"},
+    {"lines", (PyCFunction)tree_lines, METH_VARARGS,
+     "lines(count) -> [(pv codes, visits, mean, proven)] of the most visited root moves, best first"},
     {"size", (PyCFunction)tree_size, METH_NOARGS, "size() -> (nodes, slots)"},
     {NULL, NULL, 0, NULL},
 };

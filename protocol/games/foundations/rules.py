@@ -83,14 +83,8 @@ class FoundationsGame(Game):
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def start(cls) -> FoundationsGame:
-        return cls()
-
-    @classmethod
     def from_position(cls, text: str) -> FoundationsGame:
-        from protocol.notation import parse_game_position
-
-        rec, gone = parse_game_position(text, cls.name)
+        rec, gone = cls.parse_position(text)
         _check_nothing_gone(rec, gone)
         for color in (DARK, LIGHT):
             for entry in rec.pieces[color]:

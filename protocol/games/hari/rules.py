@@ -187,14 +187,8 @@ class HariGame(Game):
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def start(cls) -> HariGame:
-        return cls()
-
-    @classmethod
     def from_position(cls, text: str) -> HariGame:
-        from protocol.notation import parse_game_position
-
-        rec, _ = parse_game_position(text, cls.name)
+        rec, _ = cls.parse_position(text)
         game_over = len(rec.passes) == 2
         check_passes(rec, game_over)
         game = cls()

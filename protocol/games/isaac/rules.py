@@ -170,14 +170,8 @@ class IsaacGame(Game):
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def start(cls) -> IsaacGame:
-        return cls()
-
-    @classmethod
     def from_position(cls, text: str) -> IsaacGame:
-        from protocol.notation import parse_game_position  # grammar loads on first use
-
-        rec, gone = parse_game_position(text, cls.name)
+        rec, gone = cls.parse_position(text)
         game = cls()
         for color in (DARK, LIGHT):
             for entry in rec.pieces[color]:

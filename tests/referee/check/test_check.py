@@ -105,7 +105,54 @@ def test_ignored_stop_fails_and_the_engine_is_restarted_for_the_rest():
 
 def test_engine_ignoring_quit_fails_quit_and_is_still_cleaned_up():
     report = check("spawn_child", games=("isaac",), timeout=0.5)
-    assert failed(report) == {"quit": "still running 0.5 s after 'quit'"}
+    assert failed(report) == {"quit": "still running 1 s after 'quit'"}
+    assert by_name(report)["quit"].hint.endswith("(see docs/bots.md#quit)")
+
+
+def test_an_engine_killed_by_a_signal_on_quit_fails_quit_with_its_stderr():
+    report = check("abort_on_quit", games=("isaac",), perft_depth=1)
+    quit_ = by_name(report)["quit"]
+    assert quit_.status == Status.FAIL and quit_.tier == Tier.REQUIRED and not report.ok
+    assert quit_.detail.startswith("killed by signal 6 (SIGABRT)") and "_enter_buffered_busy" in quit_.detail
+    assert "os._exit(0)" in quit_.hint
+
+
+def test_a_two_second_bot_fails_the_required_tier_on_time_and_quickly():
+    """Each game's first `go` is late by seconds: the message says how late and what a tournament
+    would do; that game's further `go` checks are not asked (each would cost the same seconds)."""
+    report = run_check([sys.executable, str(ENGINES / "slow_random.py"), "2000"], timeout=5.0, start_timeout=5.0)
+    assert live_engine_groups() == set()
+    assert not report.ok
+    for game in protocol.GAME_NAMES:
+        first = by_name(report)[f"{game}: go from startpos"]
+        assert first.status == Status.FAIL and first.tier == Tier.REQUIRED
+        assert first.detail.startswith("would lose on time at st=0.1: answered after 2")
+        assert "(100 ms allowed + 50 ms margin)" in first.detail and "records as a stall" in first.detail
+        assert first.hint.endswith("(see docs/bots.md#time)")
+        assert by_name(report)[f"{game}: go after moves"].status == Status.SKIP
+    assert by_name(report)["quit"].status == Status.PASS
+
+
+def test_the_first_move_of_a_fresh_process_is_timed_in_every_game():
+    """Set-up done on the first `go` instead of on `uci`/`isready` (250 ms): every game's first move
+    fails, since each game starts a fresh process as a tournament does; the later moves pass."""
+    report = check("cold_first_move", perft_depth=1)
+    for game in protocol.GAME_NAMES:
+        assert failed(report)[f"{game}: go from startpos"].startswith("would lose on time at st=0.1: answered after ")
+        assert by_name(report)[f"{game}: go after moves"].status == Status.PASS
+        assert "1+0.01: 1000 ms allowed" in by_name(report)[f"{game}: go after moves"].detail
+        assert by_name(report)[f"{game}: go from position string"].status == Status.PASS
+    assert "restarts" not in by_name(report)
+
+
+def test_optional_commands_answered_with_an_error_line_are_skipped_at_once():
+    """SPEC 9.6: perft, moves and d left out and said so are SKIP, not FAIL, and not waited for; the
+    refused-position check needs none of them."""
+    report = check("no_optional", games=("hari",), timeout=5.0)
+    assert report.ok and report.conforms, report.render()
+    skipped = {r.name for r in report.results if r.status == Status.SKIP}
+    assert {"hari: go perft 1 (start)", "hari: go perft 2 (late)", "hari: moves", "hari: d"} <= skipped
+    assert by_name(report)["rejected position keeps the previous one"].status == Status.PASS
 
 
 def test_positions_are_reproducible_and_useful():
@@ -156,7 +203,8 @@ def test_minimal_engine_passes_the_required_tier_only(capsys):
             "quit"} <= required
     fails = failed(report)
     assert fails["id name"] == "no 'id name ...' line before uciok"
-    assert "perft not supported" in fails["isaac: go perft 1 (start)"]
+    assert "(perft not supported; an engine without perft answers it with an error line)" in \
+        fails["isaac: go perft 1 (start)"]
     assert fails["bad input: unknown command"].startswith("no 'info string error: ...' answer")
     assert fails["stop during go infinite"].startswith("the search ended by itself before 'stop'")
     assert by_name(report)["isaac: steps"].status == "SKIP"

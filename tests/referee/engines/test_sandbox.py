@@ -132,3 +132,30 @@ def test_missing_bwrap_is_one_clear_error_before_the_run(tmp_path, capsys, monke
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "bwrap program (bubblewrap) is not installed" in err
     assert not (tmp_path / "o").exists()
+
+
+@needs_bwrap
+def test_what_a_sandboxed_python_engine_sees(tmp_path):
+    """docs/hosting.md: the referee's Python installation, its site-packages included, read-only; not
+    the project's checkout; and the environment of every engine (PATH, LANG, and the host's env.NAME),
+    with HOME its own directory and a private /tmp."""
+    import subprocess
+
+    from referee.engines.environment import engine_environment
+
+    home = tmp_path / "bot"
+    home.mkdir()
+    probe = ("import json, os, sysconfig\n"
+             "import click\n"
+             "site = sysconfig.get_paths()['purelib']\n"
+             "try:\n    open(os.path.join(site, 'planted.txt'), 'w'); wrote = True\n"
+             "except OSError:\n    wrote = False\n"
+             f"print(json.dumps([wrote, os.path.exists({str(REPO / 'SPEC.md')!r}), dict(os.environ)]))\n")
+    argv = bwrap_argv([sys.executable, "-c", probe], str(home))
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=30,
+                          env=engine_environment({"BOT_LEVEL": "3"}, {"PATH": os.environ["PATH"]}))
+    assert done.returncode == 0, done.stderr      # `import click` worked: site-packages is visible
+    wrote, sees_project, env = json.loads(done.stdout)
+    assert (wrote, sees_project) == (False, False)
+    assert {k: v for k, v in env.items() if k not in ("PATH", "PWD")} == {
+        "HOME": str(home), "TMPDIR": "/tmp", "LANG": "C.UTF-8", "BOT_LEVEL": "3"}, env

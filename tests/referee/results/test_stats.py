@@ -152,7 +152,28 @@ def test_match_headline_is_the_score_elo_los_and_llr_in_one_line():
     # W4 D2 L2: 5 - 3, score 0.625 -> Elo -400*log10(1/0.625 - 1) = +88.7; LOS Phi(2/sqrt(6)) = 79%;
     # bounds log(0.05/0.95) = -2.94 and +2.94
     assert match_headline(match) == "A vs B: 5 - 3 [W4 D2 L2] Elo +88.7 (-117.0, +406.8) LOS 79% LLR 0.03 (-2.94, 2.94)"
-    assert match_headline(MatchStats("A", "B")) == "A vs B: 0 - 0 [W0 D0 L0] Elo +0.0 (-inf, +inf) LOS 50%"
+    assert match_headline(MatchStats("A", "B")) == "A vs B: 0 - 0 [W0 D0 L0] Elo +0.0 (no bound yet) LOS 50%"
+
+
+def test_figures_without_a_finite_value_are_said_in_words():
+    """A newcomer reads '+inf' and '-' as errors: an estimate without a finite value says why, and what
+    bound it has (the README's first match: 4 games won, 2 pairs won)."""
+    from referee.results.elo import elo_interval
+    from referee.results.text import elo_words, pair_elo_words, rating_cells
+
+    assert elo_words(*elo_interval(4, 0, 0)) == "every game won: no finite estimate, at least +7.0"
+    assert elo_words(*elo_interval(0, 0, 4)) == "every game lost: no finite estimate, at most -7.0"
+    assert elo_words(*elo_interval(3, 1, 0)) == "+338.0 (at least +117.4, no upper bound yet)"
+    assert elo_words(*elo_interval(5, 3, 2)) == "+107.5 (-64.7, +366.8)"
+    pairs = {"pentanomial": [0, 0, 0, 0, 2], "pentanomial_elo": None, "pentanomial_elo_low": -113.39,
+             "pentanomial_elo_high": None}
+    assert pair_elo_words(pairs) == "every pair won: no finite estimate, at least -113.4"
+    assert pair_elo_words({**pairs, "pentanomial": [1, 0, 0, 0, 0], "pentanomial_elo_low": None}) == (
+        "every pair lost: no finite estimate")
+    assert rating_cells({"elo": None, "low": 12.0, "high": None, "points": 4, "games": 4}) == ("all won",
+                                                                                            "(at least +12.0)")
+    assert rating_cells({"elo": 5.0, "low": -20.0, "high": 30.0, "points": 2, "games": 4}) == ("+5.0",
+                                                                                             "(-20.0, +30.0)")
 
 
 def test_pentanomial_skips_unfinished_pairs():

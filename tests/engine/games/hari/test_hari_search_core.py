@@ -163,8 +163,8 @@ def _native_search(game, depth: int, table_bits: int, scarce: int = 4, slide_max
                    place_blocks: int = 0):
     position = hari_native.position_tuple(game)
     root = _core.candidates(position, 16, scarce, slide_max, blocks, place_blocks)
-    best, value, _, nodes, _, pv = _core.search(position, root, 10, depth, table_bits, 0, 0.0, None, None, False,
-                                                scarce, slide_max, 0, blocks, place_blocks)
+    best, value, _, nodes, _, pv, _ = _core.search(position, root, 10, depth, table_bits, 0, 0.0, None, None, False,
+                                                   scarce, slide_max, 0, blocks, place_blocks)
     return str(hari_native.to_move(best)), value, nodes, [str(hari_native.to_move(m)) for m in pv]
 
 
@@ -278,3 +278,26 @@ def test_the_seed_breaks_ties_its_own_way_and_a_seed_replays():
             answers.add(str(first[0]))
         varied += len(answers) > 1
     assert varied >= 3
+
+
+def test_multipv_lines_are_the_python_ones_and_the_first_is_the_answer():
+    """MultiPV 3 without a table: the C core's three best root lines (values and PVs) are the Python
+    alpha-beta's, each root move searched above the third best so far; the first is the move played."""
+    rng = random.Random(5)
+    late = [g for g in POSITIONS if 3 <= plays_left(g) <= 8]
+    for game in rng.sample(late, 6):
+        depth = 3
+        position = hari_native.position_tuple(game)
+        root = _core.candidates(position, 16, 4, 24, 0, 0)
+        best, value, _, _, _, _, lines = _core.search(position, root, 10, depth, 0, 0, 0.0, None, None, False,
+                                                      4, 24, 0, 0, 0, 3)
+        native = [(v, [str(hari_native.to_move(m)) for m in pv]) for v, pv in lines]
+        tm = TimeManager(Limits(depth=depth), threading.Event())
+        ab = AlphaBeta(SearchContext(tm, None, HariSettings(), multipv=3),
+                       lambda g, ply: candidates(g, 10, 4, 24, 0, 0), hari_search._evaluate, hari_search._terminal,
+                       hari_search.WIN)
+        ab.iterate(game.copy(), candidates(game, 16, 4, 24, 0, 0), depth)
+        python = [(line.value, [str(m) for m in line.pv]) for line in ab.top]
+        assert native == python
+        assert len(native) == min(3, len(root)) and native[0][1][0] == str(hari_native.to_move(best))
+        assert [v for v, _ in native] == sorted((v for v, _ in native), reverse=True)
