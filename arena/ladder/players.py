@@ -3,11 +3,10 @@ an engine pool that grows and shrinks with the ladder.
 
 * A version plays as engine `bot-vN`, run in its own directory, under the arena's sandbox and
   memory limit, at the arena's time control.
-* The referee keeps only the last 2 KB an engine wrote to stderr, over the process's whole life
-  (for crash reasons). An author wants each game's own: the first STDERR_HEAD and last
-  STDERR_TAIL bytes written during that game. ArenaPlayer's process copies every stderr chunk to a
-  per-game StderrCapture as well as to the referee's own tail (the one place that reaches into a
-  referee class: EngineProcess's stderr reader).
+* The referee keeps the head and tail of what an engine wrote to stderr over the process's whole
+  life (for failure reports). An author wants each game's own: the first STDERR_HEAD and last
+  STDERR_TAIL bytes written during that game. ArenaPlayer's process hands every stderr chunk to a
+  per-game StderrCapture as well as to the referee's own keeper (the process's `stderr`).
 * ArenaPool is the referee's EnginePool with engines added and removed as versions enter and
   leave the ladder, and at most `idle_limit` idle processes kept (the least recently used quit
   first), so 200 bots do not mean 200 sleeping processes.
@@ -18,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.engines.client import Handshake, ProtocolClient
+from referee.engines.client import ProtocolClient
 from referee.engines.player import EnginePlayer
 from referee.engines.pool import EnginePool
-from referee.engines.process import CHUNK, EngineProcess, EngineSpec
+from referee.engines.process import EngineSpec
+from referee.engines.stderr import StderrKeeper
 from referee.formats.timecontrol import TimeControl
 
 from ..config import Arena
@@ -45,55 +45,41 @@ def bot_spec(arena: Arena, row: VersionRow, tc: TimeControl | None = None) -> En
 
 
 class StderrCapture:
-    """The stderr one game produced: its first and last bytes, and how many there were."""
+    """The stderr one game produced: its first and last bytes, and how many there were (a fresh
+    referee StderrKeeper for each game)."""
 
     def __init__(self) -> None:
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.total = 0
+        self.keeper = StderrKeeper(STDERR_HEAD, STDERR_TAIL)
 
     def begin(self) -> None:
-        self.head.clear()
-        self.tail.clear()
-        self.total = 0
+        self.keeper = StderrKeeper(STDERR_HEAD, STDERR_TAIL)
 
     def feed(self, chunk: bytes) -> None:
-        self.total += len(chunk)
-        room = STDERR_HEAD - len(self.head)
-        if room > 0:
-            self.head += chunk[:room]
-            chunk = chunk[room:]
-        if chunk:
-            self.tail += chunk[-STDERR_TAIL:]
-            if len(self.tail) > STDERR_TAIL:
-                del self.tail[:-STDERR_TAIL]
+        self.keeper.feed(chunk)
+
+    @property
+    def total(self) -> int:
+        return self.keeper.total
 
     def texts(self) -> tuple[str, str, int]:
         """(head, tail, total bytes); the tail holds only what came after the head."""
-        return (bytes(self.head).decode("utf-8", "replace"), bytes(self.tail).decode("utf-8", "replace"), self.total)
+        keeper = self.keeper
+        after_head = keeper.total - len(keeper.head)
+        tail = bytes(keeper.tail[-after_head:]) if after_head > 0 else b""
+        return bytes(keeper.head).decode("utf-8", "replace"), tail.decode("utf-8", "replace"), keeper.total
 
 
-class _CapturingProcess(EngineProcess):
-    def __init__(self, *args: object, capture: StderrCapture, **kwargs: object):
-        super().__init__(*args, **kwargs)   # type: ignore[arg-type]
+class _TeeKeeper(StderrKeeper):
+    """The process's own keeper (the referee's failure reports read it), which also hands every
+    chunk to the game's capture."""
+
+    def __init__(self, own: StderrKeeper, capture: StderrCapture):
+        super().__init__(own.head_bytes, own.tail_bytes, own.on_line)
         self.capture = capture
 
-    async def _read_stderr(self) -> None:
-        """The referee's reader (its tail for crash reasons), each chunk also given to the capture."""
-        stream = self._started().stderr
-        assert stream is not None
-        keep = self.stderr_tail_bytes
-        try:
-            while True:
-                chunk = await stream.read(CHUNK)
-                if not chunk:
-                    return
-                self.capture.feed(chunk)
-                self._stderr += chunk[-keep:]
-                if len(self._stderr) > keep:
-                    del self._stderr[:-keep]
-        except (ConnectionError, OSError):
-            pass
+    def feed(self, chunk: bytes) -> None:
+        super().feed(chunk)
+        self.capture.feed(chunk)
 
 
 class _CapturingClient(ProtocolClient):
@@ -102,10 +88,11 @@ class _CapturingClient(ProtocolClient):
         self.capture = capture
 
     async def spawn(self) -> None:
-        self.handshake = Handshake()
-        self.process = _CapturingProcess(self.spec, self.io_log, max_line=self.max_line, fair_cpu=self.fair_cpu,
-                                         capture=self.capture)
-        await self.process.start()
+        """The referee's spawn, then the process's stderr keeper teed into the capture (before the
+        reader's first chunk: start() returns without yielding once its reader is made)."""
+        await super().spawn()
+        assert self.process is not None
+        self.process.stderr = _TeeKeeper(self.process.stderr, self.capture)
 
 
 class ArenaPlayer(EnginePlayer):
