@@ -55,6 +55,8 @@ CACHE_SECONDS = 1.0
 BOT_SECONDS = 5.0
 """How old a bot's page may be (it changes with each of the bot's games)."""
 STANDINGS_SECONDS = 30.0
+DRAIN_FACTOR = 4
+"""An upload up to this many times the limit is read (and dropped) before it is refused with 413."""
 PUBLIC_ENGINE_KEYS = ("name", "options", "tc")
 """What the public game JSON keeps of each engine (not its command or directory on the host)."""
 
@@ -314,6 +316,9 @@ def create_app(site: Site, bind_host: str = "127.0.0.1", extra_hosts: list[str] 
         limit = site.arena.config.archive.max_mb << 20
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit + 65536:
+            if int(declared) <= DRAIN_FACTOR * limit:   # read and drop it, so the client reads our answer
+                async for _ in request.stream():        # (refused mid-upload, it would see a broken pipe)
+                    pass
             raise HttpError(413, f"the upload is {declared} bytes; an archive may be at most {site.arena.config.archive.max_mb} MB")
         content_type = request.headers.get("content-type", "")
         if content_type.startswith("multipart/form-data"):
