@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.support.paths import REPO
 
-PACKAGES = ("protocol", "engine", "referee", "gui")
+PACKAGES = ("protocol", "engine", "referee", "gui", "arena")
 
 
 def _modules() -> list[Path]:

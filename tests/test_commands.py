@@ -14,6 +14,7 @@ COMMANDS = {  # the console script and the module it runs (pyproject.toml [proje
     "isaac-engine": ["-m", "engine"],
     "isaac-referee": ["-m", "referee"],
     "isaac-gui": ["-m", "gui"],
+    "isaac-arena": ["-m", "arena"],
     "isaac-svg": ["-c", "import sys; from referee.pictures import main; sys.exit(main())"],
 }
 

@@ -1,0 +1,136 @@
+"""The ladder's games on a Dask cluster, through the referee's own task (referee.cluster.play_pair_task).
+
+Each game pair is one task, as in `isaac-referee tournament --cluster`: a worker plays the pair's
+games with the referee's engine pool, game slots and fair clocks, and sends each record back on a
+Dask Queue as the game ends; the task's result repeats them (a record is stored once: its game id
+is the database's key). The referee keys a worker's engine processes by a run key; the arena's key
+changes whenever the roster changes (a version enters or leaves), so the workers always know the
+engines they are asked to play, and the engines of an old key are released once its tasks end.
+
+Per-game stderr is not collected on a cluster (the referee's workers keep only its tail, which a
+crash's reason carries). A lost scheduler makes the ladder stop with ClusterError: the server
+ends with a message, the pairs in flight stay `running` and are played again by the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+from referee.engines.process import EngineSpec
+from referee.matches.cluster import ClusterError, _dask, _scheduler_gone, play_pair_task, release_run
+from referee.matches.live import LiveGames
+
+from ..db.results import Pair
+from .runner import OnGame, PlannedGame
+
+
+class DaskPairs:
+    """Game pairs as tasks on a Dask cluster."""
+
+    def __init__(self, address: str, live: LiveGames, player_options: dict[str, Any], fair_cpu: str = "auto"):
+        self.address = address
+        self.live = live
+        self.options = dict(player_options, fair_cpu=fair_cpu)
+        self.session = uuid.uuid4().hex[:12]
+        self.generation = 0
+        self.specs: list[EngineSpec] = []
+        self.client: Any = None
+        self._keys: dict[str, int] = {}   # run key -> tasks in flight
+        self._lock = asyncio.Lock()
+
+    @property
+    def run_key(self) -> str:
+        return f"isaac-arena-{self.session}-{self.generation}"
+
+    async def _client(self) -> Any:
+        if self.client is None:
+            dd = _dask()
+            try:
+                self.client = await dd.Client(self.address, asynchronous=True, timeout="10s")
+            except (OSError, TimeoutError) as exc:
+                raise ClusterError(f"--cluster {self.address}: cannot reach the Dask scheduler ({exc})") from None
+        return self.client
+
+    async def set_roster(self, specs: dict[str, EngineSpec]) -> None:
+        async with self._lock:
+            self.specs = list(specs.values())
+            self.generation += 1
+            client = await self._client()
+            await _dask().Variable(f"{self.run_key}-done", client=client).set([])
+            client.subscribe_topic(f"{self.run_key}-live", self._live_event)
+            self._keys.setdefault(self.run_key, 0)
+            await self._release_idle_keys()
+
+    def _live_event(self, event: Any) -> None:
+        """A worker's game in progress, or its end (the referee's live events): shown on /live."""
+        try:
+            _, message = event
+            if "finished" in message:
+                self.live.finished(int(message["finished"]))
+            elif "game" in message:
+                self.live.show(message["game"])
+        except (TypeError, ValueError, KeyError):
+            pass
+
+    async def _release_idle_keys(self) -> None:
+        for key in [k for k, n in self._keys.items() if n == 0 and k != self.run_key]:
+            del self._keys[key]
+            self.client.unsubscribe_topic(f"{key}-live")
+            try:
+                await self.client.run(release_run, key, on_error="ignore")
+            except OSError:
+                pass
+
+    async def play_pair(self, pair: Pair, games: list[PlannedGame], slot: int, on_game: OnGame) -> None:
+        if not games:
+            return
+        client = await self._client()
+        key, specs = self.run_key, list(self.specs)
+        dd = _dask()
+        records = dd.Queue(f"{key}-records", client=client)
+        task_games = [(g.spec, g.dark.engine_name, g.light.engine_name) for g in games]
+        self._keys[key] = self._keys.get(key, 0) + 1
+        future = client.submit(play_pair_task, key, specs, task_games, self.options,
+                               key=f"{key}-pair-{pair.id}-{uuid.uuid4().hex[:6]}", pure=False)
+        wanted = {g.spec.game_id for g in games}
+        seen: set[int] = set()
+        going = True
+        try:
+            while wanted - seen and not future.done():
+                try:
+                    record = await asyncio.wait_for(records.get(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                going = await self._take(record, wanted, seen, on_game) and going
+            result = await future
+            for record in result:
+                going = await self._take(record, wanted, seen, on_game) and going
+        except (OSError, asyncio.CancelledError) as exc:
+            if isinstance(exc, asyncio.CancelledError) or not await _scheduler_gone(client):
+                raise
+            raise ClusterError(f"--cluster {self.address}: lost the Dask scheduler ({str(exc)[:200] or type(exc).__name__}); "
+                               f"finished games are recorded: start the server again once the cluster is up") from None
+        finally:
+            self._keys[key] -= 1
+
+    async def _take(self, record: dict[str, Any], wanted: set[int], seen: set[int], on_game: OnGame) -> bool:
+        game_id = record.get("game_id")
+        if not isinstance(game_id, int) or game_id not in wanted or game_id in seen:
+            return True
+        seen.add(game_id)
+        self.live.finished(game_id)
+        return await on_game(record, [])
+
+    async def close(self) -> None:
+        if self.client is None:
+            return
+        try:
+            for key in list(self._keys):
+                await self.client.run(release_run, key, on_error="ignore")
+        except OSError:
+            pass
+        finally:
+            await self.client.close(timeout=10)
+            self.client = None

@@ -1,0 +1,86 @@
+"""`isaac-arena serve --cluster`: the ladder's game pairs played by Dask workers through the referee's
+task; a lost scheduler ends the server cleanly (exit 2, one line, every finished game kept) and the
+next start on a new cluster goes on, the interrupted pairs played again."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import distributed
+import pytest
+from sqlalchemy import func, select
+
+from arena.config import load_arena
+from arena.db.database import open_database
+from arena.db.schema import games, versions
+from tests.arena.bots import random_bot, tar_gz, write
+from tests.arena.conftest import add_author, in_process, make_arena
+from tests.arena.test_server import wait_for
+
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
+
+def start_cluster(tmp_path: Path, name: str) -> tuple[list[subprocess.Popen[bytes]], str]:
+    scheduler_file = tmp_path / f"{name}.json"
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                               "--port", "0", "--scheduler-file", str(scheduler_file), "--no-dashboard"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    deadline = time.monotonic() + 60
+    while not scheduler_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
+                                   str(scheduler_file), "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  env={**__import__("os").environ, "ISAAC_REFEREE_WORKER_GAMES": "1"}))
+    with distributed.Client(scheduler_file=str(scheduler_file), timeout="30s") as client:
+        client.wait_for_workers(1, timeout=60)
+        address = client.scheduler.address
+    return procs, address
+
+
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in reversed(procs):
+        proc.kill()
+        proc.wait()
+
+
+def test_the_ladder_on_dask_survives_a_lost_scheduler(tmp_path, serve):
+    directory, _ = make_arena(tmp_path / "arena")
+    for name in ("one", "two"):
+        add_author(directory, name)
+        assert in_process("add", str(directory), str(write(tmp_path / f"{name}.tgz", tar_gz(random_bot(name)))),
+                          "--author", name)[0] == 0
+    engine = open_database(load_arena(directory).database_url())
+
+    def recorded() -> int:
+        with engine.connect() as db:
+            return int(db.execute(select(func.count()).select_from(games)).scalar_one())
+
+    procs, address = start_cluster(tmp_path, "first")
+    try:
+        server = serve(directory, "--cluster", address)
+        wait_for(lambda: recorded() >= 2, 180)
+        stop(procs)
+        procs = []
+        deadline = time.monotonic() + 90
+        while server.proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert server.proc.returncode == 2, server.text()[-2000:]
+        assert "lost the Dask scheduler" in server.text()
+        assert "Traceback" not in server.text()
+        kept = recorded()
+        assert kept >= 2
+        server.handle.close()
+        procs, address = start_cluster(tmp_path, "second")
+        server.args = ("--cluster", address)
+        server.start()
+        wait_for(lambda: recorded() >= kept + 2, 180)
+        assert server.stop() == 0
+    finally:
+        stop(procs)
+    with engine.connect() as db:
+        counted = int(db.execute(select(func.sum(versions.c.games))).scalar_one())
+    assert counted == 2 * recorded()
