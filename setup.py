@@ -1,26 +1,34 @@
-"""Build of the optional C cores of the engine (engine/games/<game>/_core.c, and the `fastmc`
-sparring partner's engine/games/<game>/_partner.c).
+"""Build of the optional C cores of the engine: each game's playout core
+(engine/games/<game>/_playout_core.c: the `fastmc` sparring partner's playouts, and ISAAC's
+search leaves and tree) and the search cores of FOUNDATIONS and HARI
+(engine/games/<game>/_search_core.c).
 
 Everything else is in pyproject.toml. The extensions are optional: where they cannot be
-compiled the install goes on and the engine searches in Python (each game's native.py says
-which one runs).
+compiled the install goes on and the engine plays their Python twins (each game's
+search_core.py and playout_core.py say which one runs).
 """
+
+from glob import glob
 
 from setuptools import Extension, setup
 
+SHARED = ["engine/search/native", "engine/games"]
+"""The headers every core may include: the game-neutral techniques (engine/search/native/) and
+the board of the ISAAC set the three games share (engine/games/_board.h)."""
 
-def core(game: str, name: str = "_core") -> Extension:
-    """One C extension of a game's package, built with the board geometry they share (engine/games/_bitboard.h)."""
+
+def core(game: str, name: str) -> Extension:
+    """One C extension of a game's package, built with the shared headers and its game's own."""
     return Extension(
         f"engine.games.{game}.{name}",
         sources=[f"engine/games/{game}/{name}.c"],
-        include_dirs=["engine/games"],
-        depends=["engine/games/_bitboard.h", "engine/games/_partner.h", "engine/games/_partner_api.h",
-                 "engine/games/_tree.h", "engine/games/isaac/_tree_game.h"],
+        include_dirs=SHARED,
+        depends=sorted(glob("engine/search/native/*.h") + glob("engine/games/*.h") + glob(f"engine/games/{game}/*.h")),
         extra_compile_args=["-O2", "-std=gnu11"],
         optional=True,
     )
 
 
-setup(ext_modules=[core("hari"), core("foundations"),
-                   core("isaac", "_partner"), core("foundations", "_partner"), core("hari", "_partner")])
+setup(ext_modules=[core("hari", "_search_core"), core("foundations", "_search_core"),
+                   core("isaac", "_playout_core"), core("foundations", "_playout_core"),
+                   core("hari", "_playout_core")])

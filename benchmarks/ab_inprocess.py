@@ -19,7 +19,7 @@ thinks MS ms instead of --ms.
 A variant of the search is its settings changed (engine/games/<game>/settings.py), written
 after a colon: `search:hari.widths=((12,8),),foundations.mcts.c_puct=1.0`. Nothing
 patches a module: the variant is a SearchStrategy built with those settings. The `fastmc`
-partner takes its PartnerSettings (engine/games/<game>/partner.py) the same way:
+partner takes its PlayoutSettings (engine/games/<game>/playout_core.py) the same way:
 `fastmc:hari.jump=0.3,isaac.per_length=12`. Older
 versions of the engine are measured through the referee (benchmarks/engine_at.sh).
 """
@@ -41,8 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games.tuning import parse_changes
 from engine.strategies import make_strategy
-from engine.strategies.base import Limits
-from engine.strategies.fast_mc import FastMCStrategy, partner_settings
+from engine.strategies.base import Limits, PlayOptions
+from engine.strategies.fast_mc import FastMCStrategy, playout_settings
 from engine.strategies.search_strategy import SearchStrategy
 from protocol import registry
 from protocol.moves import PASS
@@ -166,9 +166,9 @@ def search_variant(changes: str) -> dict[str, object]:
 
 
 def fastmc_variant(changes: str) -> dict[str, object]:
-    """{game name: the fastmc partner's settings with `changes` made} (engine/games/<game>/partner.py)."""
+    """{game name: the fastmc partner's settings with `changes` made} (engine/games/<game>/playout_core.py)."""
     try:
-        return partner_settings(changes)
+        return playout_settings(changes)
     except ValueError as bad:
         raise SystemExit(f"ab_inprocess: bad partner setting {bad}") from None
 
@@ -187,8 +187,8 @@ def _chooser(name: str, changes: str = "") -> Chooser:
         strategy = SearchStrategy(search_variant(changes)) if changes else make_strategy(name.removesuffix("+book"))
 
     def run(game: Any, ms: int, rng: random.Random) -> Any:
-        return strategy.choose(game.copy(), Limits(movetime=ms, move_overhead=0, own_book=own_book),
-                               threading.Event(), lambda info: None, rng)
+        return strategy.choose(game.copy(), Limits(movetime=ms), threading.Event(), lambda info: None, rng,
+                               PlayOptions(move_overhead=0, own_book=own_book))
     return run
 
 
@@ -213,8 +213,7 @@ def play_pair(job: tuple[str, str, str, list[str], int, int]) -> tuple[float, fl
 
 def book_openings(game: str) -> list[list[str]]:
     """The moves of each opening of the game's shipped book, read (and checked) as the referee reads it."""
-    from referee.book import shipped_book
-    from referee.openings import read_opening_file
+    from referee.matches.openings import read_opening_file, shipped_book
 
     return [list(o.moves) for o in read_opening_file(game, str(shipped_book(game)))]
 

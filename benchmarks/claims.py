@@ -22,8 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from protocol import game_from_position
-from referee.record import GameRecord, Termination
-from referee.store import read_records_file
+from referee.formats.record import GameRecord
+from referee.formats.terminations import Termination
+from referee.results.store import read_records_file
 
 
 def claim_of(info: dict[str, object] | None) -> int | None:

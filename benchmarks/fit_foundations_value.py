@@ -29,14 +29,14 @@ import numpy as np
 from ab_inprocess import book_openings
 from scipy.optimize import minimize
 
-from engine.games.foundations.playout import playout_move
+from engine.games.foundations.playout_policy import playout_move
 from engine.games.foundations.search import FoundationsKnowledge
 from engine.games.foundations.settings import FoundationsSettings
 from engine.games.foundations.value import FEATURES, value_features
 from engine.search.context import SearchContext
 from engine.search.timeman import TimeManager
 from engine.strategies import make_strategy
-from engine.strategies.base import Limits
+from engine.strategies.base import Limits, PlayOptions
 from protocol import registry
 
 
@@ -66,8 +66,8 @@ def label_game(job: tuple[int, int, int]) -> list[tuple[list[float], float, floa
             sc = leaf.scratch()
             mine, theirs = value_features(sc, sc.turn), value_features(sc, 1 - sc.turn)
             rows.append(([a - b for a, b in zip(mine, theirs, strict=True)], mean, spread))
-        move = player.choose(game.copy(), Limits(movetime=ms, move_overhead=0), threading.Event(),
-                             lambda info: None, rng)
+        move = player.choose(game.copy(), Limits(movetime=ms), threading.Event(), lambda info: None, rng,
+                             PlayOptions(move_overhead=0))
         game.push(game.check_move(move))
     return rows
 

@@ -25,7 +25,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from gui.levels import DEFAULT_LEVEL, LEVELS, SKILL_OPTION, Level, go_for, level_of
-from referee.timecontrol import Clock, TimeControl
+from referee.formats.timecontrol import TimeControl
+from referee.matches.clock import Clock
 
 TARGET_MS = 1000
 """The default level's median reply must not be longer."""

@@ -38,8 +38,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from referee.cli import main as referee_main  # noqa: E402
-from referee.engine_process import EngineSpec  # noqa: E402
-from referee.player import EnginePlayer  # noqa: E402
+from referee.engines.player import EnginePlayer  # noqa: E402
+from referee.engines.process import EngineSpec  # noqa: E402
 
 GOOD = REPO / "tests" / "engines" / "bad" / "good_random.py"
 
@@ -124,7 +124,7 @@ async def time_start(spec: EngineSpec) -> float:
 
 
 def bench_sandbox(args: argparse.Namespace) -> None:
-    from referee.sandbox import SandboxError, check_available
+    from referee.engines.sandbox import SandboxError, check_available
     try:
         check_available("bwrap")
     except SandboxError as exc:

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.opening_results import DARK_POINTS, opening_text
-from referee.store import RECORDS
-from referee.terminations import Termination
+from referee.books.opening_results import opening_text
+from referee.formats.record import dark_points
+from referee.formats.terminations import Termination
+from referee.results.store import RECORDS
 
 
 @dataclass
@@ -65,16 +66,16 @@ class OpeningTally:
         return self.dark.below_half() and self.light.below_half()
 
     def add(self, record: Mapping[str, Any], engine: str, run: int = 0) -> None:
-        dark_points = DARK_POINTS[record["result"]]
+        dark = dark_points(record["result"])
         if record["dark"]["name"] == engine:
-            side, points = self.dark, dark_points
+            side, points = self.dark, dark
         elif record["light"]["name"] == engine:
-            side, points = self.light, 1.0 - dark_points
+            side, points = self.light, 1.0 - dark
         else:
             return
         side.points += points
         side.games += 1
-        self.dark_points += dark_points
+        self.dark_points += dark
         if points < 1.0 and Termination(record["termination"]).is_forfeit:
             self.forfeits += 1
         self.records.append((run, dict(record)))

@@ -32,13 +32,15 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from referee.engine_process import EngineSpec
-from referee.openings import OpeningBook, OpeningSource
-from referee.progress import Progress
-from referee.runner import Runner, RunPlan, Tracker
-from referee.schedule import match_schedule
-from referee.store import Store
-from referee.timecontrol import TimeControl
+from referee.engines.process import EngineSpec
+from referee.formats.timecontrol import TimeControl
+from referee.matches.openings import OpeningBook, OpeningSource
+from referee.matches.plan import RunPlan
+from referee.matches.progress import Progress
+from referee.matches.runner import Runner
+from referee.matches.schedule import match_schedule
+from referee.matches.tracker import Tracker
+from referee.results.store import Store
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = ("isaac", "foundations", "hari")

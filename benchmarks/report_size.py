@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from protocol import new_game
-from referee.report import ReportBuilder
+from referee.results.report import ReportBuilder
 
 
 def random_record(game_type: str, game_id: int, rng: random.Random) -> dict[str, object]:

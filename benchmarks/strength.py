@@ -52,8 +52,8 @@ sys.path.insert(0, str(HERE))
 
 from per_opening import Colour, keep_lost_games, lost_summary, opening_line, tally  # noqa: E402
 
-from referee.openings import read_opening_file, shipped_book  # noqa: E402
-from referee.store import RECORDS, read_records_file  # noqa: E402
+from referee.matches.openings import read_opening_file, shipped_book  # noqa: E402
+from referee.results.store import RECORDS, read_records_file  # noqa: E402
 
 GAMES = ("isaac", "foundations", "hari")
 PARTNERS = ("fastmc", "heuristic", "flatmc", "greedy", "random")

@@ -25,16 +25,25 @@ arguments it waits for protocol commands (SPEC.md section 9), as UCI engines do:
   go movetime 1000                 -> info ... / bestmove ...
   quit
 
-Options (setoption): UCI_Variant (isaac, foundations, hari), Strategy (search, heuristic,
-flatmc, greedy, random), Seed, MoveOverhead, OwnBook; `uci` lists them all. Pair it with
-isaac-referee to play matches, or with isaac-gui to play it in a browser.
+Options (setoption): UCI_Variant ({games}),
+Strategy ({strategies}),
+Seed, MoveOverhead, OwnBook, Skill Level, SearchSettings; `uci` lists them all.
+Pair it with isaac-referee to play matches, or with isaac-gui to play it in a browser.
 """
+
+
+def usage() -> str:
+    """USAGE with the games and strategies of their registries."""
+    from protocol import registry
+
+    from .strategies import STRATEGY_NAMES
+    return USAGE.format(games=", ".join(registry.names()), strategies=", ".join(STRATEGY_NAMES))
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in ("-h", "--help", "help"):
-        print(USAGE, end="")
+        print(usage(), end="")
         return 0
     if args and args[0] in ("-V", "--version"):
         from . import __version__
@@ -44,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         from .bench import main as bench_main
         return bench_main(args[1:])
     if args:
-        print(f"isaac-engine: unexpected argument {args[0]!r}\n\n{USAGE}", end="", file=sys.stderr)
+        print(f"isaac-engine: unexpected argument {args[0]!r}\n\n{usage()}", end="", file=sys.stderr)
         return 2
     from .uci import Engine
     try:

@@ -26,15 +26,10 @@ from protocol.moves import Move
 
 from .output import Output
 from .session import CommandError
-from .strategies import STRATEGY_NAMES, Limits, make_strategy
+from .strategies import STRATEGY_NAMES, Limits, make_strategy, strategy_entry
 
 BENCH_SEED = 20240601
 DEFAULT_NODES = 2000
-PLAYOUT_STRATEGIES = ("flatmc", "fastmc")
-"""Strategies that are all playouts: their bench lines also give playouts and playouts per second."""
-STRATEGY_NODES = {"fastmc": 200_000}
-"""Default nodes of strategies whose nodes are cheap: fastmc's C playouts run millions of plies a
-second, so 2,000 would time its start-up rather than its playouts."""
 
 BENCH_POSITIONS: tuple[str, ...] = (
     "isaac -/- 333334444555667/333334444555667 d - place 0/0",
@@ -53,12 +48,15 @@ a FOUNDATIONS middle game, and a HARI middle game with ~7,600 slide sets (48,340
 @dataclass
 class BenchSettings:
     nodes: int | None = None
-    """None: the strategy's default (STRATEGY_NODES, else DEFAULT_NODES)."""
-    strategy: str = "search"
+    """None: the strategy's default (its registry entry's bench_nodes, else DEFAULT_NODES: fastmc's C
+    playouts run millions of plies a second, so 2,000 would time its start-up rather than its playouts)."""
+    strategy: str = STRATEGY_NAMES[0]
 
     @property
     def node_limit(self) -> int:
-        return self.nodes if self.nodes is not None else STRATEGY_NODES.get(self.strategy, DEFAULT_NODES)
+        if self.nodes is not None:
+            return self.nodes
+        return strategy_entry(self.strategy).bench_nodes or DEFAULT_NODES
 
 
 def parse_bench_args(words: list[str], columns: list[int] | None = None) -> BenchSettings:
@@ -93,7 +91,7 @@ def bench_lines(settings: BenchSettings, stop: threading.Event | None = None) ->
         total_nodes += nodes
         total_time += seconds
         shown = ""
-        if playouts is not None and settings.strategy in PLAYOUT_STRATEGIES:
+        if playouts is not None and strategy_entry(settings.strategy).playouts:
             total_playouts = (total_playouts or 0) + playouts
             shown = f" playouts {playouts:>7} pps {_nps(playouts, seconds):>8}"
         yield (f"position {number}/{len(BENCH_POSITIONS)} {text.split()[0]:<11} nodes {nodes:>8} "

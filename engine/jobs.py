@@ -19,12 +19,12 @@ from protocol.game import Game
 from protocol.messages import Info, format_bestmove, info_string
 
 from .output import Output
-from .strategies.base import Limits, Strategy
+from .strategies.base import Limits, PlayOptions, Strategy
 
 
 def run_search(out: Output, root: Game, strategy: Strategy, limits: Limits, rng: random.Random,
-               stop: threading.Event) -> str:
-    """Ask `strategy` for a move on a copy of `root`; returns the `bestmove` line.
+               options: PlayOptions, stop: threading.Event) -> str:
+    """Ask `strategy` for a move on a copy of `root` with the engine's `options`; returns the `bestmove` line.
 
     The job thread prints that line as it marks itself idle (JobThread), so a `go`
     sent the moment `bestmove` arrives is never refused as "already searching".
@@ -38,7 +38,7 @@ def run_search(out: Output, root: Game, strategy: Strategy, limits: Limits, rng:
 
     name = getattr(strategy, "name", type(strategy).__name__)
     try:
-        move = strategy.choose(root.copy(), limits, stop, report, rng)
+        move = strategy.choose(root.copy(), limits, stop, report, rng, options)
         move = root.check_move(move)
     except IllegalMoveError as e:
         out.send(info_string(f"error: strategy {name} chose an illegal move {e.move!r}: {e.reason}; playing another"))

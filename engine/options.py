@@ -12,20 +12,28 @@ import re
 from protocol import registry
 from protocol.messages import OptionSpec, OptionValue, ProtocolError, SetOption
 
+from .search.timeman import DEFAULT_OVERHEAD_MS
+from .strategies import STRATEGY_NAMES
+from .strategies.base import FULL_SKILL
+
 SEED_MAX = 2**31 - 1
 NO_SETTINGS = "<empty>"
 """SearchSettings' default: the search plays its own settings (UCI's spelling of an empty string)."""
 
-OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("UCI_Variant", "combo", registry.names()[0], vars=list(registry.names())),
-    OptionSpec("Strategy", "combo", "search", vars=["search", "heuristic", "flatmc", "fastmc", "greedy", "random"]),
-    OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
-    OptionSpec("MoveOverhead", "spin", "15", min=0, max=5000),
-    OptionSpec("OwnBook", "check", "true"),
-    OptionSpec("Skill Level", "spin", "20", min=0, max=20),
-    OptionSpec("SearchSettings", "string", NO_SETTINGS),
-)
-"""Every option, in the order `uci` lists them."""
+
+
+def option_specs() -> tuple[OptionSpec, ...]:
+    """Every option, in the order `uci` lists them; the games and strategies as their registries
+    hold them when the engine starts (a game registered at run time, as a test's, is a variant)."""
+    return (
+        OptionSpec("UCI_Variant", "combo", registry.names()[0], vars=list(registry.names())),
+        OptionSpec("Strategy", "combo", STRATEGY_NAMES[0], vars=list(STRATEGY_NAMES)),
+        OptionSpec("Seed", "spin", "0", min=0, max=SEED_MAX),
+        OptionSpec("MoveOverhead", "spin", str(DEFAULT_OVERHEAD_MS), min=0, max=5000),
+        OptionSpec("OwnBook", "check", "true"),
+        OptionSpec("Skill Level", "spin", str(FULL_SKILL), min=0, max=FULL_SKILL),
+        OptionSpec("SearchSettings", "string", NO_SETTINGS),
+    )
 
 
 def _default(spec: OptionSpec) -> OptionValue:
@@ -36,8 +44,9 @@ class Options:
     """Current option values, keyed by the canonical option name."""
 
     def __init__(self) -> None:
-        self._specs = {spec.name.lower(): spec for spec in OPTION_SPECS}
-        self.values = {spec.name: _default(spec) for spec in OPTION_SPECS}
+        self.specs = option_specs()
+        self._specs = {spec.name.lower(): spec for spec in self.specs}
+        self.values = {spec.name: _default(spec) for spec in self.specs}
 
     def __getitem__(self, name: str) -> OptionValue:
         return self.values[name]
@@ -62,7 +71,7 @@ class Options:
 
     def lines(self) -> list[str]:
         """The `option name ... type ...` lines of the `uci` answer."""
-        return [spec.format() for spec in OPTION_SPECS]
+        return [spec.format() for spec in self.specs]
 
     def set(self, line: str, cmd: SetOption) -> tuple[str, object]:
         """Apply a parsed `setoption`; returns (canonical name, typed value).
@@ -72,7 +81,7 @@ class Options:
         """
         spec = self._specs.get(cmd.name.lower())
         if spec is None:
-            known = ", ".join(s.name for s in OPTION_SPECS)
+            known = ", ".join(s.name for s in self.specs)
             raise ProtocolError(line, _word_column(line, "name", 1), f"unknown option {cmd.name!r}; options are {known}")
         try:
             value = spec.coerce(cmd.value)

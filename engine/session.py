@@ -16,7 +16,7 @@ from protocol.game import Game
 from protocol.messages import GoCommand, move_columns, parse_position_command
 
 from .options import NO_SETTINGS, Options
-from .strategies import Limits, Strategy, make_strategy
+from .strategies import Limits, PlayOptions, Strategy, make_strategy
 
 
 class CommandError(ValueError):
@@ -95,9 +95,12 @@ class Session:
         """The Limits of a `go` for the side to move (p1 = Dark, p2 = Light)."""
         time_left, increment = go.clock(self.game.turn)
         return Limits(time_left=time_left, increment=increment, movestogo=go.movestogo,
-                      movetime=go.movetime, depth=go.depth, nodes=go.nodes, infinite=go.infinite,
-                      move_overhead=self.options.number("MoveOverhead"), own_book=self.options.flag("OwnBook"),
-                      skill=self.options.number("Skill Level"))
+                      movetime=go.movetime, depth=go.depth, nodes=go.nodes, infinite=go.infinite)
+
+    def play_options(self) -> PlayOptions:
+        """The options every strategy plays the next `go` by (MoveOverhead, OwnBook, Skill Level)."""
+        return PlayOptions(move_overhead=self.options.number("MoveOverhead"), own_book=self.options.flag("OwnBook"),
+                           skill=self.options.number("Skill Level"))
 
     def _reset_position(self) -> None:
         self._game, self._fen, self._moves = None, None, []

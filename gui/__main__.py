@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 import protocol
-from referee.config import ConfigError
+from referee.engines.config import ConfigError
 
 from .config import DEFAULT_TC, build_config
 

@@ -11,8 +11,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.config import ConfigError, build_engines
-from referee.engine_process import EngineSpec
+from referee.engines.config import ConfigError, build_engines
+from referee.engines.process import EngineSpec
 
 BUILTIN_STRATEGIES = ("search", "greedy", "random")
 """The reference engine's strategies, offered when no engine is given."""
@@ -70,6 +70,6 @@ def build_config(engine_words: list[list[str]], each_words: list[list[str]], eng
             raise ConfigError(f"--runs: {text!r} is not a directory")
         dirs.append(path.resolve())
     if tc is not None:
-        from referee.config import parse_tc
+        from referee.engines.config import parse_tc
         parse_tc(tc, "--tc")
     return GuiConfig(engines=engines, rules=rules, runs_dirs=dirs, default_tc=tc or DEFAULT_TC)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.messages import GoCommand
-from referee.timecontrol import Clock, go_command
+from referee.matches.clock import Clock, go_command
 
 SKILL_OPTION = "Skill Level"
 """The UCI option a level sets (Stockfish's name; SPEC 9.3)."""

@@ -12,8 +12,8 @@ import time
 from collections.abc import Awaitable, Callable
 
 from protocol.messages import Info, ProtocolError, parse_engine_line
-from referee.engine_process import EngineGone, EngineProcess, EngineSpec, Line
-from referee.player import EngineFailure, EnginePlayer
+from referee.engines.player import EngineFailure, EnginePlayer
+from referee.engines.process import EngineGone, EngineProcess, EngineSpec, Line
 
 REQUEST_TIMEOUT = 15.0
 """Seconds a GUI command (`steps`, `state`) may take before the engine counts as hung."""

@@ -20,10 +20,9 @@ from typing import Any
 from protocol import game_from_position
 from protocol.errors import ArenaError
 from protocol.state import state_fields
-from referee.live import LIVE
-from referee.stats import EngineTotals, ranked
-from referee.store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError, check_record_line
-from referee.tally import RunTally
+from referee.matches.live import LIVE
+from referee.results.store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError, check_record_line
+from referee.results.tally import EngineTotals, RunTally, ranked
 
 from .board import board_svg_text
 

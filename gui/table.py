@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol import GAME_NAMES
-from referee.config import ConfigError
-from referee.timecontrol import Clock, TimeControl
+from referee.engines.config import ConfigError
+from referee.formats.timecontrol import TimeControl
+from referee.matches.clock import Clock
 
 from .board import board_svg_text
 from .config import HUMAN, GuiConfig

@@ -15,7 +15,7 @@ pieces beneath.
 
 ``board_parts`` returns the picture as a list of strings whose concatenation is
 the SVG; each part is one natural unit (a piece, a counter, a hand), so a page
-showing many boards (referee/report.py) stores each distinct part once.
+showing many boards (referee/results/report.py) stores each distinct part once.
 The command line that draws positions and recorded games is ``isaac-svg`` (referee/pictures.py).
 """
 

@@ -125,7 +125,7 @@ def encode_data(table: PartTable, games: list[ReplayGame], compress: bool) -> tu
     The JSON is the text of ``json.dumps({"parts": ..., "games": [...]})``, encoded one part and
     one game at a time: one call over a thousand games (9 MB) holds the interpreter lock for about
     90 ms, and the referee builds its live report in a thread beside the loop that times the
-    engines' moves (referee/report.py); gzip lets go of the lock while it works."""
+    engines' moves (referee/results/report.py); gzip lets go of the lock while it works."""
     def dumps(value: object) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 

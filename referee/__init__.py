@@ -1,9 +1,10 @@
 """isaac-referee: matches and tournaments between engine executables, every move validated.
 
-Layers, each usable on its own: timecontrol/engine_process/client/player/game_runner/record
-(one game between two untrusted processes), cpu/cgroup/watchdog (an engine gets the CPU only on
-its turn, on its game's cores, and never outlives the referee), schedule/openings/runplan (which
-games), pool/runner/tracker/store/checkpoint (playing them concurrently, durably, resumably, in
-memory that does not grow with the run), tally/stats/ratings/pgn/report/progress/live (what they
-mean and how they look), cluster (the same on Dask), cli (the command line).
+The referee is in rooms, each importing only the rooms below it (docs/architecture.md draws them):
+
+    cli | pictures       the command lines: isaac-referee, isaac-svg
+    books | check        building and re-judging opening books; the conformance check
+    matches              one game under the referee's clocks; a run's schedule, openings, plan, runner
+    engines | results    untrusted engine processes; the run directory, counts, statistics, outputs
+    formats              SPEC 10 as values: time controls, terminations, the record, the schemas
 """

@@ -2,7 +2,7 @@
 
 The pictures are protocol/svg.py's and protocol/svg_replay.py's, which only render; this command
 lives with the referee because it reads the referee's game records, with the referee's own strict
-reader (referee/store.py): a records file with a damaged line is refused, naming the line, rather
+reader (referee/results/store.py): a records file with a damaged line is refused, naming the line, rather
 than half read. Errors are one line on stderr, exit status 2.
 """
 
@@ -22,7 +22,7 @@ from protocol.moves import Move
 from protocol.svg import board_svg
 from protocol.svg_replay import game_page
 
-from .store import RECORDS, StoreError, read_records_file
+from .results.store import RECORDS, StoreError, read_records_file
 
 PROG = "isaac-svg"
 EXIT_USAGE = 2

@@ -14,16 +14,16 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from engine.games import SEARCHERS, searcher_for
+from engine.games import searcher_for, searcher_names
 
 
 def parse_changes(text: str, defaults: Mapping[str, object] | None = None) -> dict[str, object]:
     """{game name: its searcher's default settings with the changes of `text` made}; ValueError
     naming the part that is wrong (and why) otherwise. An empty text changes nothing.
     `defaults`: {game name: settings} to change instead of the searchers' (the `fastmc`
-    partner's PartnerSettings)."""
+    partner's PlayoutSettings)."""
     settings: dict[str, object] = {}
-    known = defaults if defaults is not None else {name: None for name in SEARCHERS}
+    known = defaults if defaults is not None else {name: None for name in searcher_names()}
     for part in _top_level(text):
         if not part.strip():
             continue

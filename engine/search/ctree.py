@@ -1,4 +1,4 @@
-"""Runs a search tree in C (engine/games/_tree.h, a game core's `Tree`) within one search's limits.
+"""Runs a search tree in C (engine/search/native/_tree.h, a game core's `Tree`) within one search's limits.
 
 The tree is mcts.py's algorithm with the whole simulation in C. It runs in short slices of
 RUN_SIMULATIONS simulations, each stopping at once at the node limit, a deadline or the depth
@@ -29,7 +29,7 @@ RUN_SIMULATIONS = 64
 
 
 class CTree(Protocol):
-    """What run_tree asks of a core's Tree (engine/games/_tree.h documents each)."""
+    """What run_tree asks of a core's Tree (engine/search/native/_tree.h documents each)."""
 
     def run(self, simulations: int, node_limit: int, soft_deadline: float, hard_deadline: float,
             depth_limit: int) -> bool: ...

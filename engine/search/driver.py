@@ -40,7 +40,7 @@ from protocol.moves import PASS, Move
 from .context import SearchContext
 from .limits import Limits
 from .searcher import Searcher
-from .timeman import LATENESS, TimeManager
+from .timeman import DEFAULT_OVERHEAD_MS, LATENESS, TimeManager
 
 Report = Callable[[Info], None] | None
 """Where `info` lines go; None for a silent search (the warm-up)."""
@@ -53,9 +53,11 @@ _orphans: list[threading.Thread] = []
 
 
 def search(game: Game, searcher: Searcher[Any], limits: Limits, stop: threading.Event, report: Report,
-           rng: random.Random, started: float | None = None, settings: object | None = None) -> Move:
+           rng: random.Random, started: float | None = None, settings: object | None = None,
+           overhead_ms: int = DEFAULT_OVERHEAD_MS) -> Move:
     """The move `searcher` plays in `game` under `limits`, with `settings` (None: the searcher's
-    defaults; else an instance of its settings_type, or TypeError).
+    defaults; else an instance of its settings_type, or TypeError), keeping `overhead_ms` (the
+    MoveOverhead option) of the clock in reserve.
 
     The cyclic garbage collector is paused while searching: a search tree holds
     hundreds of thousands of small objects (and no cycles), and full collections
@@ -63,7 +65,7 @@ def search(game: Game, searcher: Searcher[Any], limits: Limits, stop: threading.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _search(game, searcher, _settings(searcher, settings), limits, stop, report, rng, started)
+        return _search(game, searcher, _settings(searcher, settings), limits, stop, report, rng, started, overhead_ms)
     finally:
         if collecting:
             gc.enable()
@@ -79,13 +81,13 @@ def _settings(searcher: Searcher[Any], settings: object | None) -> object:
 
 
 def _search(game: Game, searcher: Searcher[Any], settings: object, limits: Limits, stop: threading.Event,
-            report: Report, rng: random.Random, started: float | None) -> Move:
+            report: Report, rng: random.Random, started: float | None, overhead_ms: int) -> Move:
     if game.is_over():  # the front end answers `bestmove (none)` itself; never search then
         raise ValueError("search: the game is over, there is no move to choose")
     _join_orphans()
     halt = threading.Event()
     tm = TimeManager(limits, stop, moves_left=searcher.moves_left(game), start=started,
-                     reserve_ms=LATENESS.reserve_ms(), halt=halt)
+                     reserve_ms=LATENESS.reserve_ms(), halt=halt, overhead_ms=overhead_ms)
     watched = tm.hard_deadline() is not None and not limits.infinite
     ctx: SearchContext[Any]
     if watched:

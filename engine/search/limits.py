@@ -1,4 +1,8 @@
-"""What one `go` allows: the clock, the move time, depth, nodes, infinite (SPEC 9.4)."""
+"""What one `go` allows: the clock, the move time, depth, nodes, infinite (SPEC 9.4).
+
+The engine's options that shape every move alike (MoveOverhead, OwnBook, Skill Level) are not limits
+of a `go`: the front end hands them to the strategy apart (engine/strategies/base.py, PlayOptions).
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,4 @@ class Limits:
     depth: int | None = None
     nodes: int | None = None
     infinite: bool = False
-    move_overhead: int = 15           # MoveOverhead option, ms
     started: float | None = None      # time.monotonic() when `go` arrived (the move's clock starts there)
-    own_book: bool = False            # OwnBook option: `search` may answer from engine/books (the engine sets it)
-    skill: int = 20                   # Skill Level option: `search` below 20 is weaker on purpose (strategies/skill.py)

@@ -58,7 +58,7 @@ class MCTSSettings:
     3 + 1.5 * sqrt(N) of them, 64 only after ~1,600 visits to that node. The root keeps all."""
 
     def numbers(self) -> tuple[float, float, int, float, float, int]:
-        """These numbers in the order the C trees read them (engine/games/_tree.h)."""
+        """These numbers in the order the C trees read them (engine/search/native/_tree.h)."""
         return (self.c_puct, self.fpu_reduction, self.widen_base, self.widen_factor, self.widen_power,
                 self.inner_max_children)
 

@@ -12,19 +12,19 @@ Budget, in order of precedence (times in ms, all measured from the moment the
 moment the TimeManager is created):
 
 - ``infinite``: no deadline; only `stop` ends the search.
-- ``movetime``: use it all, minus ``move_overhead`` (the GUI/pipe latency the
-  user declared) and a small safety margin.
+- ``movetime``: use it all, minus the move overhead (the GUI/pipe latency the
+  user declared: the MoveOverhead option) and a small safety margin.
 - a clock (``time_left`` with ``increment`` and ``movestogo``): plan
   ``time_left / moves_to_go + 0.8 * increment`` where moves_to_go is
   ``movestogo`` if given, else the strategy's estimate of the moves it still
   has to make in this game; never plan more than a fixed share of the
-  remaining clock, and keep ``move_overhead`` plus a safety margin in reserve
+  remaining clock, and keep the move overhead plus a safety margin in reserve
   so the clock can never fall: the hard deadline is at most
-  ``time_left - move_overhead - margin``.
+  ``time_left - overhead - margin``.
 - nothing at all (a bare `go`): DEFAULT_MOVETIME_MS.
 - ``depth`` / ``nodes`` alone: no deadline; the search ends at the limit.
 
-On top of ``move_overhead``, ``reserve_ms`` (from ``Lateness``) keeps back what the
+On top of the move overhead, ``reserve_ms`` (from ``Lateness``) keeps back what the
 engine itself recently overran its hard deadline by: a loaded machine makes the
 last simulation, the unwinding and the answer slower, and the next moves then
 stop earlier, until the overruns fade away.
@@ -43,8 +43,10 @@ from .limits import Limits
 
 DEFAULT_MOVETIME_MS = 1000
 """Thinking time for a `go` that names no limit at all."""
+DEFAULT_OVERHEAD_MS = 15
+"""The MoveOverhead option's default: the latency of the answer's way to the GUI, kept in reserve."""
 SAFETY_MS = 5
-"""Kept in reserve on top of move_overhead: the time to unwind and print bestmove."""
+"""Kept in reserve on top of the move overhead: the time to unwind and print bestmove."""
 CLOCK_SHARE = 0.25
 """Never plan more than this share of the remaining clock for one move."""
 HARD_SHARE = 0.6
@@ -90,14 +92,16 @@ class Lateness:
 LATENESS = Lateness()
 
 
-def plan_budget(limits: Limits, moves_left: int, reserve_ms: float = 0.0) -> Budget:
+def plan_budget(limits: Limits, moves_left: int, reserve_ms: float = 0.0,
+                overhead_ms: int = DEFAULT_OVERHEAD_MS) -> Budget:
     """The thinking time for one move under `limits`.
 
     `moves_left` is the caller's estimate of how many more moves the side to
     move will make in this game (used only with a clock and no movestogo).
-    `reserve_ms` is kept back on top of MoveOverhead (Lateness.reserve_ms).
+    `overhead_ms` (the MoveOverhead option) and `reserve_ms` (Lateness.reserve_ms)
+    are kept back.
     """
-    overhead = max(0, limits.move_overhead or 0) + max(0.0, reserve_ms)
+    overhead = max(0, overhead_ms or 0) + max(0.0, reserve_ms)
     if limits.infinite:
         return Budget(None, None)
     if limits.movetime is not None:
@@ -136,16 +140,18 @@ class TimeManager:
 
     def __init__(self, limits: Limits, stop: threading.Event, moves_left: int = 20,
                  clock: Callable[[], float] = time.monotonic, start: float | None = None,
-                 reserve_ms: float = 0.0, halt: threading.Event | None = None) -> None:
+                 reserve_ms: float = 0.0, halt: threading.Event | None = None,
+                 overhead_ms: int = DEFAULT_OVERHEAD_MS) -> None:
         """`start`: when the move's time began (clock() reading): the earlier of `start` and
         `limits.started` (the arrival of `go`), now if neither is given. `halt`: a second
-        stop event (the driver's watchdog sets it when it answers without the search)."""
+        stop event (the driver's watchdog sets it when it answers without the search).
+        `overhead_ms`: the MoveOverhead option."""
         self._clock = clock
         starts = [t for t in (start, limits.started) if t is not None]
         self.start = min(starts) if starts else clock()
         self.stop_event = stop
         self.halt = halt
-        self.budget = plan_budget(limits, moves_left, reserve_ms)
+        self.budget = plan_budget(limits, moves_left, reserve_ms, overhead_ms)
         self.node_limit = limits.nodes
         self.depth_limit = limits.depth
         self.nodes = 0

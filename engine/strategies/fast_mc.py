@@ -1,7 +1,7 @@
 """Strategy `fastmc`: flat Monte Carlo in native code, the sparring partner for strength runs.
 
-Each game's C core (engine/games/<game>/_partner.c, through engine/games/<game>/partner.py)
-holds its own bitboard model of the position, prunes the root's moves to a few dozen
+Each game's C playout core (its engine parts' `playout_core`: engine/games/<game>/playout_core.py over
+_playout_core.c) holds its own bitboard model of the position, prunes the root's moves to a few dozen
 candidates, and shares thousands of playouts a move among them by UCB1; the playouts are
 epsilon-greedy (SPEC.md 9.7 says what each game's policy does). This module gives the core
 the time (engine/search/timeman.py's TimeManager: movetime, clock, nodes, depth, infinite),
@@ -10,9 +10,9 @@ estimate: `score cp` within +-99, engine/search/winchance.py), and plays the mos
 visited candidate only after the rules vet it (``check_move``; a refused one gives way to
 the next most visited, then to the first legal move).
 
-Where a game's core was not compiled (no C compiler at install time), `fastmc` says so in
-an `info string` and plays `flatmc`'s Python playouts instead: the same kind of player,
-far fewer playouts.
+Where a game's core was not compiled (no C compiler at install time), or the game has none,
+`fastmc` says so in an `info string` and plays `flatmc`'s Python playouts instead: the same kind
+of player, far fewer playouts.
 """
 
 from __future__ import annotations
@@ -21,72 +21,41 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
-from importlib import import_module
-from types import ModuleType
-from typing import Any, NamedTuple
 
+from engine.games import PACKAGES, parts_for, playout_core_for
+from engine.games.parts import PlayoutCore, PlayoutSettings
 from engine.search.winchance import win_probability_to_cp
 from protocol.errors import IllegalMoveError
+from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
-from .base import Limits
+from .base import PLAY_DEFAULTS, Limits, PlayOptions
 
-PARTNER_GAMES = ("isaac", "foundations", "hari")
-"""The games with a partner core (engine/games/<game>/partner.py)."""
 PROGRESS_EVERY_S = 0.005
 """The core calls back this often: `stop`, the hard deadline and `info` lines are looked at then."""
 WARM_UP_NODES = 300
 """`prepare` runs a search this big, so that a timed `go` pays no import or first-call cost."""
 
 
-class Answer(NamedTuple):
-    """What a core's search found: the root candidates with their playouts and summed values."""
-
-    moves: list[Move]
-    visits: list[int]
-    totals: list[float]
-    nodes: int
-    playouts: int
-
-    def order(self) -> list[int]:
-        """Candidate indices, the answer first: most visits, then the higher mean."""
-        return sorted(range(len(self.moves)), key=lambda i: (-self.visits[i], -self.mean(i), i))
-
-    def mean(self, i: int) -> float:
-        return self.totals[i] / self.visits[i] if self.visits[i] else 0.5
-
-
-def partner_for(game: Any) -> ModuleType | None:
-    """The game's partner module (engine/games/<name>/partner.py) if its core was built, else None."""
-    try:
-        module = import_module(f"engine.games.{game.name}.partner")
-    except ModuleNotFoundError:
-        return None
-    return module if module.AVAILABLE else None
-
-
-def run(partner: ModuleType, settings: Any, game: Any, budget: tuple[Any, ...]) -> Answer:
-    """One search of `partner`'s core on `game` with `settings` (its PartnerSettings) and `budget`
-    (see engine/games/_partner.h)."""
-    native, visits, totals, nodes, playouts = partner.core().search(partner.position_tuple(game), settings.params(),
-                                                                      budget)
-    return Answer([partner.to_move(m) for m in native], visits, totals, nodes, playouts)
-
-
-def partner_settings(changes: str) -> dict[str, object]:
-    """{game: its partner's default PartnerSettings with `changes` made}: `<game>.<field>=<value>,...` as for the
-    search's settings (engine/games/tuning.py); ValueError naming what is wrong."""
+def playout_settings(changes: str) -> dict[str, object]:
+    """{game: its playout core's default PlayoutSettings with `changes` made}: `<game>.<field>=<value>,...` as
+    for the search's settings (engine/games/tuning.py); ValueError naming what is wrong."""
     from engine.games.tuning import parse_changes
 
-    defaults = {name: import_module(f"engine.games.{name}.partner").DEFAULTS for name in PARTNER_GAMES}
+    defaults: dict[str, object] = {}
+    for name in PACKAGES:
+        core = parts_for(name).playout_core
+        found = core() if core is not None else None
+        if found is not None:
+            defaults[name] = found.defaults
     return parse_changes(changes, defaults)
 
 
 class FastMCStrategy:
     """UCB1 over a C core's root candidates, playouts in C; see the module docstring.
 
-    `settings` maps a game's name to the PartnerSettings its core plays with instead of the
+    `settings` maps a game's name to the PlayoutSettings its core plays with instead of the
     defaults (tuning scripts build variants this way; the engine plays the defaults)."""
 
     name = "fastmc"
@@ -95,33 +64,39 @@ class FastMCStrategy:
         self.settings = dict(settings or {})
         self._prepared: set[str] = set()
 
-    def _settings(self, partner: ModuleType, game: Any) -> Any:
-        return self.settings.get(game.name, partner.DEFAULTS)
+    def _settings(self, core: PlayoutCore, game: Game) -> PlayoutSettings:
+        """The variant given for this game, else the core's defaults."""
+        chosen = self.settings.get(game.name, core.defaults)
+        if not isinstance(chosen, type(core.defaults)):
+            raise TypeError(f"fastmc: {game.name}'s playout settings are {type(core.defaults).__name__}, "
+                            f"not {type(chosen).__name__}")
+        return chosen
 
-    def prepare(self, game: Any) -> None:
+    def prepare(self, game: Game) -> None:
         """Load the game's core and search a little (once per game type), outside any timed `go`."""
-        partner = partner_for(game)
-        if partner is None or game.name in self._prepared or game.is_over():
+        core = playout_core_for(game.name)
+        if core is None or game.name in self._prepared or game.is_over():
             return
-        settings = self._settings(partner, game)
-        run(partner, settings, game, (0, settings.ucb_c, WARM_UP_NODES, 0, 0.0, None, 1.0))
+        settings = self._settings(core, game)
+        core.search(game, settings, (0, settings.ucb_c, WARM_UP_NODES, 0, 0.0, None, 1.0))
         self._prepared.add(game.name)
 
-    def choose(self, game: Any, limits: Limits, stop: threading.Event,
-               report: Callable[[Info], None], rng: random.Random) -> Any:
+    def choose(self, game: Game, limits: Limits, stop: threading.Event,
+               report: Callable[[Info], None], rng: random.Random, options: PlayOptions = PLAY_DEFAULTS) -> Move:
         from engine.search.context import SearchContext
         from engine.search.timeman import TimeManager
 
         started = time.monotonic()
-        partner = partner_for(game)
-        if partner is None:
-            return self._fallback(game, limits, stop, report, rng)
-        settings = self._settings(partner, game)
-        tm = TimeManager(limits, stop, moves_left=partner.moves_left(game), start=started)
+        core = playout_core_for(game.name)
+        if core is None:
+            return self._fallback(game, limits, stop, report, rng, options)
+        settings = self._settings(core, game)
+        tm = TimeManager(limits, stop, moves_left=core.moves_left(game), start=started,
+                         overhead_ms=options.move_overhead)
         ctx = SearchContext(tm, report, None)  # no search settings: the partner keeps its own numbers
-        arms = partner.core().candidates(partner.position_tuple(game), settings.params())
+        arms = core.candidates(game, settings)
         if len(arms) == 1:
-            move = partner.to_move(arms[0])
+            move = arms[0]
             report(Info(depth=1, nodes=0, rollouts=0, pv=[str(move)]))
             return self._vetted(game, [move], report)
         latest: dict[str, Info] = {}
@@ -129,7 +104,7 @@ class FastMCStrategy:
         def progress(nodes: int, playouts: int, best: int, mean: float) -> bool:
             tm.nodes = nodes
             latest["info"] = Info(depth=1, rollouts=playouts, score_cp=win_probability_to_cp(mean),
-                                  pv=[str(partner.to_move(arms[best]))])
+                                  pv=[str(arms[best])])
             ctx.maybe_report()
             return tm.must_stop()
 
@@ -139,7 +114,7 @@ class FastMCStrategy:
         node_limit = max(1, limits.nodes) if limits.nodes is not None else 0
         budget = (rng.getrandbits(64), settings.ucb_c, node_limit, per_arm, deadline, progress,
                   PROGRESS_EVERY_S)
-        answer = run(partner, settings, game, budget)
+        answer = core.search(game, settings, budget)
         tm.nodes = answer.nodes
         order = answer.order()
         best = order[0]
@@ -148,7 +123,7 @@ class FastMCStrategy:
         return self._vetted(game, [answer.moves[i] for i in order], report)
 
     @staticmethod
-    def _vetted(game: Any, ranked: list[Move], report: Callable[[Info], None]) -> Any:
+    def _vetted(game: Game, ranked: list[Move], report: Callable[[Info], None]) -> Move:
         """The first of `ranked` the rules accept (its canonical form); else the first legal move."""
         for move in ranked:
             try:
@@ -160,11 +135,11 @@ class FastMCStrategy:
         return fallback
 
     @staticmethod
-    def _fallback(game: Any, limits: Limits, stop: threading.Event, report: Callable[[Info], None],
-                  rng: random.Random) -> Any:
+    def _fallback(game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None],
+                  rng: random.Random, options: PlayOptions) -> Move:
         """No core for this game here: flatmc's Python playouts, said once a move."""
         from .flat_mc import FlatMCStrategy
 
-        report(Info(string=f"fastmc: no C partner core for {game.name} here (not compiled, or none written); "
+        report(Info(string=f"fastmc: no C playout core for {game.name} here (not compiled, or none written); "
                            "playing flatmc's Python playouts"))
-        return FlatMCStrategy().choose(game, limits, stop, report, rng)
+        return FlatMCStrategy().choose(game, limits, stop, report, rng, options)

@@ -14,7 +14,7 @@ from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
-from .base import Limits
+from .base import PLAY_DEFAULTS, Limits, PlayOptions
 
 
 class RandomStrategy:
@@ -23,7 +23,7 @@ class RandomStrategy:
     name = "random"
 
     def choose(self, game: Game, limits: Limits, stop: threading.Event,
-               report: Callable[[Info], None], rng: random.Random) -> Move:
+               report: Callable[[Info], None], rng: random.Random, options: PlayOptions = PLAY_DEFAULTS) -> Move:
         move = game.random_move(rng)
         assert move is not None, "the front end never asks for a move in a game that is over"
         report(Info(depth=0, nodes=1, pv=[str(move)]))

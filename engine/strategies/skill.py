@@ -23,9 +23,9 @@ from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
-from .base import Limits
+from .base import FULL_SKILL, Limits
 
-FULL = 20
+FULL = FULL_SKILL
 """The level at which nothing is weakened (the option's default and maximum)."""
 NODES_AT_ZERO = 2000
 

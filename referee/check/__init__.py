@@ -17,7 +17,7 @@ from typing import Any
 
 import protocol
 
-from ..engine_process import EngineSpec
+from ..engines.process import EngineSpec
 from .checks import Checker
 from .positions import Positions, illegal_repeat, make_positions
 from .report import CheckReport, CheckResult, Status, Tier

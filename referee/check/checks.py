@@ -24,8 +24,8 @@ from protocol.messages import (
     parse_perft_total,
 )
 
-from ..client import Reply, describe_exit
-from ..engine_process import EngineSpec, group_alive
+from ..engines.client import Reply, describe_exit
+from ..engines.process import EngineSpec, group_alive
 from .positions import fresh, illegal_repeat, make_positions
 from .report import CheckReport, CheckResult, Status, Tier
 from .session import CheckFailed, CheckSession, Skipped

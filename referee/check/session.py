@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from protocol.messages import OptionSpec, ProtocolError, SetOption
 
-from ..client import (
+from ..engines.client import (
     ClientError,
     EngineGone,
     Gone,
@@ -18,7 +18,7 @@ from ..client import (
     TooLong,
     read_reply,
 )
-from ..engine_process import EngineSpec, Line, LineKind
+from ..engines.process import EngineSpec, Line, LineKind
 
 CHECK_MAX_LINE = 16 * 1024 * 1024
 """`moves` and `go perft` output can be long (HARI has ~10^5 moves); the check allows it."""

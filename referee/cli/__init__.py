@@ -11,17 +11,17 @@ Exit codes: 0 done (all games played, or SPRT decided), 1 the check failed or
 an output directory problem, 2 bad arguments, 130 interrupted (finished games
 are saved; continue with --resume).
 
-Layout: ``dispatch`` (main), ``commands`` (the table of subcommands, one ``cmd_*`` module each),
-``command`` (what a subcommand is), ``arguments`` (how it declares options, argument types),
-``parser`` (the parser, --help, --version), ``plan`` (engines, schedule, openings),
-``resume`` (run identity and its differences), ``summary``, ``signals``, ``iolog``.
+Layout: ``dispatch`` (the table of subcommands, one ``cmd_*`` module each, and main), ``command``
+(what a subcommand is), ``arguments`` (how it declares options, argument types), ``parser`` (the
+parser, --help, --version), ``prepare`` (a run's engines, identity, directory, openings and plan,
+fresh or resumed), ``summary``, ``signals``, ``iolog``, ``spellings``.
 """
 
 from __future__ import annotations
 
 from .command import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Command, UsageError
 from .dispatch import build_parser, main
-from .plan import default_concurrency
+from .prepare import default_concurrency
 
 __all__ = ["EXIT_FAIL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "Command", "UsageError",
            "build_parser", "default_concurrency", "main"]

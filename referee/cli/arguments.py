@@ -45,6 +45,13 @@ class ArgumentGroup:
         self._options._add(self._group, flags, default, kwargs)
 
 
+def add_engine_arguments(group: ArgumentGroup, engine_help: str, each_help: str) -> None:
+    """-engine and -each (cutechess-cli's spellings), as every command that runs engines declares them."""
+    group.add("-engine", dest="engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
+              help=engine_help)
+    group.add("-each", dest="each", action="append", nargs="+", metavar="KEY=VALUE", default=[], help=each_help)
+
+
 def int_at_least(minimum: int, maximum: int = 2**63 - 1) -> Callable[[str], int]:
     """An argparse type: a whole number in minimum..maximum (ASCII digits), saying which rule failed."""
     def parse(text: str) -> int:

@@ -1,5 +1,5 @@
-"""The `book` command: build a balanced opening book (referee/book.py), or judge one again with
-stronger play (`--rejudge BOOK`, referee/rejudge.py). Engines are executables spoken to over the
+"""The `book` command: build a balanced opening book (referee/books/build.py), or judge one again with
+stronger play (`--rejudge BOOK`, referee/books/rejudge.py). Engines are executables spoken to over the
 protocol, given as in a match (`-engine ...`); without one, the built-in `isaac-engine` plays itself.
 
 The book goes to stdout unless `-o FILE` names a file; an existing file is never overwritten
@@ -20,19 +20,19 @@ from typing import TextIO, TypeVar
 
 from protocol import GAME_NAMES
 
-from .. import config as cfg
-from ..book import BookEntry, BuildSettings, book_text, build_book
-from ..engine_process import EngineSpec
-from ..opening_games import OpeningGames, OpeningGamesError
-from ..opening_results import OpeningResult, opening_row, summary_line
-from ..openings import MAX_RANDOM_PLIES, OpeningError, shipped_book
-from ..record import GameRecord
-from ..rejudge import BookLine, RejudgeSettings, read_book, rejudge
-from ..store import RECORDS, Store
-from ..timecontrol import TimeControl
-from .arguments import Options, count_int, int_at_least, non_negative_int
+from ..books.build import BookEntry, BuildSettings, book_text, build_book
+from ..books.opening_games import OpeningGames, OpeningGamesError
+from ..books.opening_results import OpeningResult, opening_row, summary_line
+from ..books.rejudge import BookLine, RejudgeSettings, read_book, rejudge
+from ..engines import config as cfg
+from ..engines.process import EngineSpec
+from ..formats.record import GameRecord
+from ..formats.timecontrol import TimeControl
+from ..matches.openings import MAX_RANDOM_PLIES, OpeningError, shipped_book
+from ..results.store import RECORDS, Store
+from .arguments import Options, add_engine_arguments, count_int, int_at_least, non_negative_int
 from .command import EXIT_FAIL, EXIT_OK, Command, UsageError
-from .plan import default_concurrency
+from .prepare import default_concurrency
 
 BUILD_TC = "nodes=3000"
 REJUDGE_TC = "nodes=30000"
@@ -45,11 +45,9 @@ T = TypeVar("T")
 def add_arguments(p: Options) -> None:
     p.add("--game", required=True, choices=GAME_NAMES, help="the game the book is for")
     eng = p.group("engines (as in a match; default: the built-in isaac-engine, Strategy search, against itself)")
-    eng.add("-engine", dest="engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-            help="an engine: name=, cmd=\"...\", dir=, option.<Name>=, tc=; once: it plays itself; twice: "
-                 "the two play each other (the first judges the position when building)")
-    eng.add("-each", dest="each", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-            help="settings for every engine (tc=, option.<Name>=, ...)")
+    add_engine_arguments(eng, "an engine: name=, cmd=\"...\", dir=, option.<Name>=, tc=; once: it plays itself; "
+                         "twice: the two play each other (the first judges the position when building)",
+                         "settings for every engine (tc=, option.<Name>=, ...)")
     eng.add("--tc", metavar="TC", help=f"time control of the games for engines without their own tc= "
             f"(default {BUILD_TC} when building, {REJUDGE_TC} when re-judging)")
     eng.add("--concurrency", type=count_int,

@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..pgn import export_to
-from ..store import RECORDS, RecordReader
+from ..results.pgn import export_to
+from ..results.store import RECORDS, RecordReader
 from .arguments import Options
 from .command import EXIT_OK, Command, UsageError
 

@@ -12,23 +12,30 @@ import time
 
 from protocol import GAME_NAMES
 
-from .. import config as cfg
-from ..checkpoint import CHECKPOINT
-from ..cluster import ClusterError, ClusterRunner
-from ..cpu import FAIR_MODES
-from ..pgn import PgnLog, export_to
-from ..pool import PreflightFailed
-from ..progress import Progress
-from ..runner import Runner, Tracker
-from ..schedule import FORMATS
-from ..schema import MAX_CPU_SECONDS, MAX_MEMORY_MB
-from ..store import CONFIG, PGN, RECORDS, SUMMARY, Store, StoreError
-from ..tracker import Loaded
-from .arguments import Options, count_int, int_at_least, non_negative_int, positive_float, positive_int
+from ..engines import config as cfg
+from ..engines.cpu import FAIR_MODES
+from ..engines.pool import PreflightFailed
+from ..formats.schema import MAX_CPU_SECONDS, MAX_MEMORY_MB
+from ..matches.cluster import ClusterError, ClusterRunner
+from ..matches.progress import Progress
+from ..matches.runner import Runner
+from ..matches.schedule import FORMATS
+from ..matches.tracker import Loaded, Tracker
+from ..results.checkpoint import CHECKPOINT
+from ..results.pgn import PgnLog, export_to
+from ..results.store import CONFIG, PGN, RECORDS, SUMMARY, Store, StoreError
+from .arguments import (
+    Options,
+    add_engine_arguments,
+    count_int,
+    int_at_least,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from .command import EXIT_INTERRUPTED, EXIT_OK, Command, UsageError
 from .iolog import io_logger
-from .plan import build_plan, default_concurrency
-from .resume import prepare
+from .prepare import build_plan, default_concurrency, prepare
 from .signals import run_with_signals
 from .summary import build_summary, summary_text
 
@@ -36,11 +43,9 @@ from .summary import build_summary, summary_text
 def add_run_arguments(p: Options, games_default: int, games_help: str) -> None:
     """The options match and tournament share."""
     eng = p.group("engines")
-    eng.add("-engine", dest="engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-            help="one engine: name=, cmd=\"...\", dir=, arg=, option.<Name>=, tc=, memory_mb=, "
-                 "cpu_seconds=, pause=no (it ponders) (repeat -engine for each engine)")
-    eng.add("-each", dest="each", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-            help="settings for every engine (tc=, option.<Name>=, dir=, ...); an engine's own settings win")
+    add_engine_arguments(eng, "one engine: name=, cmd=\"...\", dir=, arg=, option.<Name>=, tc=, memory_mb=, "
+                              "cpu_seconds=, pause=no (it ponders) (repeat -engine for each engine)",
+                         "settings for every engine (tc=, option.<Name>=, dir=, ...); an engine's own settings win")
     eng.add("--engines-file", metavar="TOML",
             help="[engines.<name>] tables; -engine name=<name> picks one (all of them if no -engine)")
     game = p.group("games")

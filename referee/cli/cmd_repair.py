@@ -1,10 +1,10 @@
-"""The `repair` command: move the bad lines of a records file aside (referee/repair.py)."""
+"""The `repair` command: move the bad lines of a records file aside (referee/results/repair.py)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..repair import repair
+from ..results.repair import repair
 from .arguments import Options
 from .command import EXIT_OK, Command
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..report import build_report
-from ..store import RECORDS, StoreError
+from ..results.report import build_report
+from ..results.store import RECORDS, StoreError
 from .arguments import Options
 from .command import EXIT_OK, Command, UsageError
 

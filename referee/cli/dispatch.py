@@ -1,4 +1,8 @@
-"""Parse the command line, run the chosen command, turn its errors into one line and an exit code.
+"""The table of subcommands; parse the command line, run the chosen command, turn its errors into
+one line and an exit code.
+
+A new subcommand is one module (``cmd_<name>.py`` defining a :class:`~referee.cli.command.Command`)
+and one entry in COMMANDS.
 
 Exit codes (docs/referee.md): 0 done; 1 a check failed or an internal error; 2 bad input (command
 line, engines file, time control, run directory, records, config.json); 130 interrupted. No
@@ -11,15 +15,25 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from ..config import ConfigError
-from ..schema import SchemaError
-from ..store import StoreError
-from .command import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE, UsageError
-from .commands import COMMANDS
+from ..engines.config import ConfigError
+from ..formats.schema import SchemaError
+from ..results.store import StoreError
+from . import cmd_book, cmd_check, cmd_export, cmd_games, cmd_repair, cmd_report
+from .command import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE, Command, UsageError
 from .parser import Parser
 from .spellings import SpellingError, translate
 
 DEBUG_FLAG = "--debug"
+
+COMMANDS: tuple[Command, ...] = (
+    cmd_games.MATCH,
+    cmd_games.TOURNAMENT,
+    cmd_check.COMMAND,
+    cmd_export.COMMAND,
+    cmd_report.COMMAND,
+    cmd_book.COMMAND,
+    cmd_repair.COMMAND,
+)
 
 
 def build_parser() -> Parser:

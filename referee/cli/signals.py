@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from ..engine_process import kill_all_engines
-from ..runner import Runner
+from ..engines.process import kill_all_engines
+from ..matches.runner import Runner
 
 
 async def run_with_signals(runner: Runner) -> bool:

@@ -1,6 +1,6 @@
 """The end-of-run summary: the JSON written to summary.json and the text printed for people.
 
-Both come from the run's counts (referee/tally.py), so their cost and size depend on the number of
+Both come from the run's counts (referee/results/tally.py), so their cost and size depend on the number of
 engines, never of games."""
 
 from __future__ import annotations
@@ -8,10 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..ratings import ratings_report_of, ratings_text
-from ..runner import RunOutcome, RunPlan, Tracker
-from ..stats import format_elo, standings_text
-from ..store import PGN, RECORDS, SUMMARY
+from ..matches.plan import RunPlan
+from ..matches.runner import RunOutcome
+from ..matches.tracker import Tracker
+from ..results.ratings import ratings_report_of
+from ..results.store import PGN, RECORDS, SUMMARY
+from ..results.text import format_elo, match_headline, ratings_text, standings_text
 
 Summary = dict[str, Any]
 
@@ -45,7 +47,7 @@ def summary_text(plan: RunPlan, tracker: Tracker, summary: Summary) -> str:
              f"({summary['stopped']}); {summary['games_played_now']} played in {summary['seconds']:.1f} s"]
     if tracker.match is not None:
         match = summary["match"]
-        lines.append(tracker.match.headline())
+        lines.append(match_headline(tracker.match))
         penta = match["pentanomial"]
         lines.append(f"game pairs (first engine scores 0, 1/2, 1, 3/2, 2): {penta}; pair-based Elo "
                      f"{_elo(match['pentanomial_elo'])} ({_elo(match['pentanomial_elo_low'])}, "

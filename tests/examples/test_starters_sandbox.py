@@ -4,7 +4,6 @@ sees the project's protocol/ only through `readable=`, the C one only its own di
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -12,19 +11,11 @@ import pytest
 
 import protocol
 from referee.cli import main
-from referee.sandbox import SandboxError, check_available
 from tests.examples.starters import PYTHON_STARTER
+from tests.support.sandbox import needs_bwrap
 
 pytestmark = pytest.mark.sandbox
 
-try:
-    check_available("bwrap")
-    BWRAP_PROBLEM = None
-except SandboxError as exc:
-    BWRAP_PROBLEM = str(exc)
-
-needs_bwrap = pytest.mark.skipif(BWRAP_PROBLEM is not None and not os.environ.get("CI"),
-                                 reason=f"bwrap unusable here: {BWRAP_PROBLEM}")
 
 
 def python_engine(readable: bool) -> list[str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gui.levels import CLOCK, DEFAULT_LEVEL, LEVELS, go_for, level_movetime, level_of
-from referee.timecontrol import Clock, TimeControl
+from referee.formats.timecontrol import TimeControl
+from referee.matches.clock import Clock
 
 
 def clocks(tc: str) -> tuple[Clock, Clock]:

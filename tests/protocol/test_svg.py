@@ -1,4 +1,4 @@
-"""Board pictures: golden SVG files byte for byte, the GUI hooks, determinism (the command line: tests/referee/test_pictures.py).
+"""Board pictures: golden SVG files byte for byte, the GUI hooks, determinism (the command line: tests/referee/cli/test_pictures.py).
 
 The golden files in tests/protocol/golden/ are the reviewed pictures. After a deliberate
 change to the drawing, regenerate them and look at the result (docs/pictures.md):

@@ -17,8 +17,8 @@ import threading
 import time
 from pathlib import Path
 
-from referee.client import Handshake, Reply, read_reply
-from referee.engine_process import Line, LineKind
+from referee.engines.client import Handshake, Reply, read_reply
+from referee.engines.process import Line, LineKind
 from tests.support.paths import REPO
 
 

@@ -142,7 +142,7 @@ def check_engine_lines(lines: list[str]) -> None:
 
 def check_time_control(text: str) -> None:
     """TimeControl.parse: ValueError (bounded text) or a control whose canonical text parses back."""
-    from referee.timecontrol import MAX_MS, TimeControl
+    from referee.formats.timecontrol import MAX_MS, TimeControl
     try:
         tc = TimeControl.parse(text)
     except ValueError as exc:
@@ -175,8 +175,8 @@ ENGINE_KEYS = ["cmd", "args", "dir", "options", "tc", "memory_mb", "cpu_seconds"
 
 def check_engines_file(tables: dict[str, dict[str, Any]]) -> None:
     """build_engines over an engines file: a ConfigError, or engines whose every field is typed and bounded."""
-    from referee.config import ConfigError, build_engines
-    from referee.schema import MAX_CPU_SECONDS, MAX_MEMORY_MB
+    from referee.engines.config import ConfigError, build_engines
+    from referee.formats.schema import MAX_CPU_SECONDS, MAX_MEMORY_MB
     body = "".join(f"[engines.{json.dumps(name)}]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in t.items())
                    for name, t in tables.items())
     with tempfile.TemporaryDirectory() as tmp:
@@ -232,8 +232,8 @@ def mutated_records(draw: st.DrawFn) -> list[bytes]:
 def check_records(case: tuple[list[bytes], bool]) -> None:
     """read_records_file: every record it returns is valid and byte-identical in content to its line;
     a bad line anywhere but a torn last one raises StoreError; the file itself is never changed."""
-    from referee.schema import RecordModel
-    from referee.store import StoreError, read_records_file
+    from referee.formats.schema import RecordModel
+    from referee.results.store import StoreError, read_records_file
     lines, torn = case
     data = b"\n".join(lines) + (b"" if torn else b"\n")
     with tempfile.TemporaryDirectory() as tmp:
@@ -261,7 +261,7 @@ def check_records(case: tuple[list[bytes], bool]) -> None:
 
 def check_run_config(change: tuple[str, Any]) -> None:
     """config.json with one identity field replaced: SchemaError, or a config whose fields keep their types."""
-    from referee.schema import RunConfigModel, SchemaError, validate
+    from referee.formats.schema import RunConfigModel, SchemaError, validate
     key, value = change
     config = {"version": 1, "identity": {
         "command": "match", "game": "hari", "games": 2, "format": None, "rounds": 1,

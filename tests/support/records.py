@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.record import GameRecord
-from referee.terminations import Termination
+from referee.formats.record import GameRecord
+from referee.formats.terminations import Termination
 
 
 def make_record(dark: str, light: str, result: str, *, termination: str = "normal", pair: int | None = None,

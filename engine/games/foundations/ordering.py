@@ -19,7 +19,7 @@ from protocol.board import LENGTHS, VALUE, Segment, count_placements, segments_f
 from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
-from . import native
+from . import search_core
 
 
 def candidate_moves(game: FoundationsGame, temperature: float, refined: int = 0, keep: int | None = None) -> Scored:
@@ -30,8 +30,8 @@ def candidate_moves(game: FoundationsGame, temperature: float, refined: int = 0,
     `keep`, building no Move for the others, in the C core where it was built.
     """
     quick = refined == 0
-    if quick and keep is not None and native.AVAILABLE:
-        return native.ordered_moves(game, keep, temperature)  # the same, in C
+    if quick and keep is not None and search_core.AVAILABLE:
+        return search_core.ordered_moves(game, keep, temperature)  # the same, in C
     scored = cheap_guesses(game)
     scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep the rules' order
     if quick and keep is not None:

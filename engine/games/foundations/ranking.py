@@ -13,7 +13,9 @@ import random
 import threading
 
 from engine.games.packing import NEIGHBOURS, pack_value
+from engine.games.parts import Ranked, Ranking, narrowed
 from protocol.board import LENGTHS, hand_value
+from protocol.game import Game
 from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
@@ -32,10 +34,17 @@ def room_lost(game: FoundationsGame, color: int) -> float:
     return float(hand_value(hand) - placed)
 
 
-def ranked_moves(game: FoundationsGame, rng: random.Random,
-                 stop: threading.Event | None = None) -> list[tuple[float, Move]]:
+def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = None) -> Ranked:
     """(score, move) best first; [(0, PASS)] when the mover must pass. With `stop` set, the
     moves judged so far."""
+    return _ranked(narrowed(game, FoundationsGame, "FOUNDATIONS' ranking"), rng, stop)
+
+
+RANKING: Ranking = ranked_moves
+"""The `heuristic` partner's ranking, as GameParts.standard loads it."""
+
+
+def _ranked(game: FoundationsGame, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Move]]:
     moves = list(game.legal_moves())
     if not moves or moves[0] is PASS:
         return [(0.0, PASS)]

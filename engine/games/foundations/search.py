@@ -13,8 +13,8 @@ how much room they have) and part one playout in which both sides follow a cheap
 version of the same policy to the end of the game (playout.py). A game end's value
 blends win/draw/loss with the margin of hand values.
 
-Where the C core was built (native.py) the whole tree below the root's candidates runs
-there (engine/games/_tree.h: the same algorithm, several times the simulations of a move);
+Where the C search core was built (search_core.py) the whole tree below the root's candidates runs
+there (engine/search/native/_tree.h: the same algorithm, several times the simulations of a move);
 elsewhere the Python MCTS with these leaves (FoundationsKnowledge).
 """
 
@@ -25,14 +25,15 @@ import random
 from engine.search.context import SearchContext
 from engine.search.ctree import run_tree
 from engine.search.mcts import Scored, run_mcts
+from engine.search.searcher import Searcher
 from protocol.game import Game
 from protocol.games.foundations.rules import FoundationsGame
 from protocol.messages import Info
 from protocol.moves import Move
 
-from . import native
+from . import search_core
 from .ordering import candidate_moves
-from .playout import play_out
+from .playout_policy import play_out
 from .settings import FoundationsSettings
 from .value import end_value, margin_value, model_value, terminal_value
 
@@ -59,10 +60,10 @@ class FoundationsKnowledge:
         me = game.turn
         if game.is_over():
             return self.terminal_value(game, me)
-        if native.AVAILABLE:
+        if search_core.AVAILABLE:
             if s.leaf_mix >= 1:
-                return native.model(game)
-            leaf = native.leaf(game, rng, s.playout_plies, s.deviate, s.playout_sample)
+                return search_core.model(game)
+            leaf = search_core.leaf(game, rng, s.playout_plies, s.deviate, s.playout_sample)
             ctx.tm.nodes += leaf.plies
             if leaf.over:
                 played = end_value(leaf.winner, leaf.scores, me, s.wdl_weight, s.margin_scale)
@@ -97,9 +98,10 @@ class FoundationsSearcher:
             raise TypeError(f"FOUNDATIONS' searcher was given a {type(game).__name__}")
         s = ctx.settings
         root = candidate_moves(game, s.prior_temperature, refined=s.refined)
-        if native.AVAILABLE and len(root) > 1:
-            return run_tree(native.new_tree(game, root, s, rng.getrandbits(64)), ctx, native.move_of, playouts=True)
+        if search_core.AVAILABLE and len(root) > 1:
+            return run_tree(search_core.new_tree(game, root, s, rng.getrandbits(64)), ctx, search_core.move_of, playouts=True)
         return run_mcts(game, FoundationsKnowledge(s), ctx, rng, root, s.mcts)
 
 
-SEARCHER = FoundationsSearcher()
+SEARCHER: Searcher[FoundationsSettings] = FoundationsSearcher()
+"""The game's searcher, as GameParts.standard loads it."""

@@ -1,1 +1,8 @@
-"""The engine's HARI: candidate moves, the packing race, playouts, the alpha-beta C core, and the searcher."""
+"""HARI's engine parts (engine/games/parts.py), each imported when a strategy first needs it: the
+searcher (search.py: alpha-beta to the game's end, in the C search core where it was built), the
+`heuristic` ranking (ranking.py), what `greedy` and `flatmc` play (sparring.py) and the C playout core
+`fastmc` drives (playout_core.py)."""
+
+from engine.games.parts import GameParts
+
+PARTS = GameParts.standard(__name__)

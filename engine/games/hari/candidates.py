@@ -19,7 +19,7 @@ HARI candidates here:
   move that wins is often the one that leaves the opponent's last long piece no line, and it is
   seldom among the snuggest.
 
-The C core (engine/games/hari/_core.c) mirrors ``candidates`` move for move.
+The C core (engine/games/hari/_search_core.c) mirrors ``candidates`` move for move.
 """
 
 from __future__ import annotations

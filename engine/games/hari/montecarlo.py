@@ -28,7 +28,7 @@ from protocol.games.hari.rules import HariGame
 from protocol.messages import Info
 from protocol.moves import HariMove, Move
 
-from .playout import playout_move
+from .playout_policy import playout_move
 from .ranking import ranked_moves
 from .settings import HariSettings, MonteCarloSettings
 from .value import terminal_value

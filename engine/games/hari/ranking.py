@@ -13,6 +13,9 @@ from __future__ import annotations
 import random
 import threading
 
+from engine.games.generic import judged
+from engine.games.parts import Ranked, Ranking, narrowed
+from protocol.game import Game
 from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Move
 
@@ -25,13 +28,19 @@ SCARCE = 4
 """A length with fewer placements than this is worth a slide candidate."""
 SLIDES = 24
 """Slide candidates judged at most."""
-POLL_EVERY = 32
-"""Moves judged between two looks at the stop event."""
 
 
-def ranked_moves(game: HariGame, rng: random.Random, stop: threading.Event | None = None) -> list[tuple[float, Move]]:
+def ranked_moves(game: Game, rng: random.Random, stop: threading.Event | None = None) -> Ranked:
     """(race margin, move) of the candidates, best first; [(0, PASS)] when the mover must pass.
     With `stop` set, the moves judged so far."""
+    return _ranked(narrowed(game, HariGame, "HARI's ranking"), rng, stop)
+
+
+RANKING: Ranking = ranked_moves
+"""The `heuristic` partner's ranking, as GameParts.standard loads it."""
+
+
+def _ranked(game: HariGame, rng: random.Random, stop: threading.Event | None) -> list[tuple[float, Move]]:
     base = next(game.slide_sets(), None)
     if base is None:
         return [(0.0, PASS)]
@@ -47,15 +56,6 @@ def ranked_moves(game: HariGame, rng: random.Random, stop: threading.Event | Non
         moves.append(HariMove((), None, lengths[0]))
     opp_next = hand_queue(game, 1 - me)[:4]
     moves.extend(m for _, m in slide_candidates(game, empty, counts, opp_next, SCARCE, SLIDES))
-    scored: list[tuple[float, Move]] = []
-    for i, move in enumerate(moves):
-        if stop is not None and i % POLL_EVERY == 0 and stop.is_set() and scored:
-            break
-        game.push(move)
-        try:
-            value = float(contest_margin(game, me))
-        finally:
-            game.pop()
-        scored.append((value + 0.01 * rng.random(), move))
+    scored = judged(game, moves, lambda: float(contest_margin(game, me)), rng, stop, 0.01)
     scored.sort(key=lambda kv: -kv[0])
     return scored

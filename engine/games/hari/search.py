@@ -2,7 +2,7 @@
 
 The candidates (candidates.py) are each length's snuggest placements, one own piece slid to
 make room, and the moves that take room from the opponent's next piece; the leaves are valued
-by the packing race with upgrades (race.contest_margin); wins and losses are exact. The C core (native.py) runs this search
+by the packing race with upgrades (race.contest_margin); wins and losses are exact. The C search core (search_core.py) runs this search
 at every move where it was built, with a transposition table. Without it, the Python
 alpha-beta runs once at most HariSettings.endgame_plies plays are left, and flat Monte
 Carlo (montecarlo.py) before that.
@@ -15,13 +15,14 @@ from collections.abc import Callable
 
 from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
+from engine.search.searcher import Searcher
 from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
 from protocol.games.hari.rules import HariGame
 from protocol.messages import Info
 from protocol.moves import Move
 
-from . import montecarlo, native
+from . import montecarlo, search_core
 from .candidates import candidates
 from .race import contest_margin
 from .settings import HariSettings
@@ -92,8 +93,8 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], tie_seed: int =
 def _search(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: int, inner_per_length: int,
             depth: int, stop_when_decided: bool, info_of: Callable[[ABResult], Info], tie_seed: int) -> ABResult:
     """One iterative-deepening search over these candidates: the C core's, else the Python one."""
-    if native.AVAILABLE:
-        return native.alpha_beta(game, ctx, root_per_length, inner_per_length, depth, stop_when_decided, info_of,
+    if search_core.AVAILABLE:
+        return search_core.alpha_beta(game, ctx, root_per_length, inner_per_length, depth, stop_when_decided, info_of,
                                  tie_seed)
     s = ctx.settings
     moves = candidates(game, root_per_length, s.scarce, s.slide_max, s.blocks, s.place_blocks)
@@ -125,7 +126,7 @@ class HariSearcher:
 
     def choose(self, game: Game, ctx: SearchContext[HariSettings], rng: random.Random) -> tuple[Move, Info]:
         hari = _hari(game)
-        if native.AVAILABLE or plays_left(hari) <= ctx.settings.endgame_plies:
+        if search_core.AVAILABLE or plays_left(hari) <= ctx.settings.endgame_plies:
             return alpha_beta(hari, ctx, rng.getrandbits(64) | 1)
         return montecarlo.choose(hari, ctx, rng)
 
@@ -136,4 +137,5 @@ def _hari(game: Game) -> HariGame:
     return game
 
 
-SEARCHER = HariSearcher()
+SEARCHER: Searcher[HariSettings] = HariSearcher()
+"""The game's searcher, as GameParts.standard loads it."""

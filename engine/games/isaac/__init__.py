@@ -1,1 +1,8 @@
-"""The engine's ISAAC: placement and scoring knowledge, and the searcher that uses them."""
+"""ISAAC's engine parts (engine/games/parts.py), each imported when a strategy first needs it: the
+searcher (search.py: MCTS in the C tree of the playout core, alpha-beta in the scoring phase), the
+`heuristic` ranking (ranking.py), what `greedy` and `flatmc` play (sparring.py) and the C playout core
+`fastmc` drives (playout_core.py)."""
+
+from engine.games.parts import GameParts
+
+PARTS = GameParts.standard(__name__)

@@ -1,23 +1,23 @@
-/* ISAAC's part of a search tree in C (engine/games/_tree.h) over the partner core's position: the search's
- * placement guess and the partner's removal candidates for priors, the partner's playouts for leaves.
+/* ISAAC's part of a search tree in C (engine/search/native/_tree.h) over the playout core's position: the search's
+ * placement guess and the playout core's removal candidates for priors, the playout core's playouts for leaves.
  *
  * Why: ISAAC's placement MCTS spent most of a simulation in Python (selection, IsaacGame's moves, the
- * guesses of up to 600 placements) and a fraction in its leaves (the partner's playouts, already C).
- * Included by _partner.c after its position, playouts and Python readers.
+ * guesses of up to 600 placements) and a fraction in its leaves (the playout core's playouts, already C).
+ * Included by _playout_core.c after its position, playouts and Python readers.
  *
  * The candidates are knowledge.placement_candidates' (what a piece adds to the lines it touches: its
  * value x the pieces on its line, plus the values of own pieces along the lines it touches minus the
  * opponent's, plus half its value), best first, ties in the rules' order, prior weights
  * exp((guess - best) / prior_scale) as search.candidates gives them. A node in the scoring phase gets the
- * partner's removal candidates, prior weights removal_decay ** i (with removal_decay 0 it stays a leaf,
- * valued at each visit by new playouts). A leaf's value is the mean result of `playouts` of the partner's
- * playouts for its side to move (partner.leaf).
+ * playout core's removal candidates, prior weights removal_decay ** i (with removal_decay 0 it stays a leaf,
+ * valued at each visit by new playouts). A leaf's value is the mean result of `playouts` of the playout core's
+ * playouts for its side to move (playout_core.leaf).
  */
 #ifndef ISAAC_TREE_GAME_H
 #define ISAAC_TREE_GAME_H
 
 #define TREE_MAX_MOVES MAXMOVES
-#define TREE_TYPE_NAME "engine.games.isaac._partner.Tree"
+#define TREE_TYPE_NAME "engine.games.isaac._playout_core.Tree"
 
 typedef struct {
     double prior_scale, prm[NPARAMS], removal_decay;
@@ -27,7 +27,7 @@ typedef struct {
 /* A removal's code: after the placements' (the segment), NSEG + segment x 1024 + the new score. */
 #define REMOVAL_CODE(seg, score) (NSEG + (seg) * 1024 + (score))
 
-/* game: (prior_scale, playouts a leaf, the leaf playouts' params, removal_decay), as partner.new_tree gives them. */
+/* game: (prior_scale, playouts a leaf, the leaf playouts' params, removal_decay), as playout_core.new_tree gives them. */
 static int tree_game_read(PyObject *settings, TreeGame *g) {
     PyObject *params;
     if (!PyArg_ParseTuple(settings, "diOd", &g->prior_scale, &g->playouts, &params, &g->removal_decay)) return -1;
@@ -54,7 +54,7 @@ static double tree_game_end(const TreeGame *g, const Pos *p, int color, int *out
     return won ? 1.0 : 0.0;
 }
 
-/* A node in the scoring phase gets the partner's removal candidates when removal_decay is above 0, else it
+/* A node in the scoring phase gets the playout core's removal candidates when removal_decay is above 0, else it
  * stays a leaf. */
 static int tree_game_expands(const TreeGame *g, const Pos *p) { return !p->scoring || g->removal_decay > 0; }
 
@@ -88,7 +88,7 @@ static int placement_guesses(const Pos *p, Guess *out) {
 }
 
 static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes, double *weights) {
-    if (p->scoring) { /* the partner's removal candidates, priors removal_decay ** i */
+    if (p->scoring) { /* the playout core's removal candidates, priors removal_decay ** i */
         Move found[MAX_ARMS];
         int n = removal_candidates(p, g->prm, found);
         if (n > keep) n = keep;
@@ -121,7 +121,7 @@ static int legal_removal(const Pos *p, int code) {
 }
 
 /* The moves listed once: a placement (the segment's code) or, with none, a pass (-1) in the placement phase;
- * a legal removal (or the pass the partner's candidates offer when there is none) in the scoring phase. */
+ * a legal removal (or the pass the playout core's candidates offer when there is none) in the scoring phase. */
 static int tree_game_first_illegal(const TreeGame *g, const Pos *p, const int *codes, int count) {
     if (p->scoring) {
         Move found[MAX_ARMS];
@@ -147,7 +147,7 @@ static void tree_game_play(Pos *p, int code) {
     play(p, &m);
 }
 
-/* partner.leaf: the mean result of `playouts` playouts for the side to move. */
+/* playout_core.leaf: the mean result of `playouts` playouts for the side to move. */
 static double tree_game_leaf(const TreeGame *g, const Pos *p, Rng *r, long long *nodes) {
     int me = p->turn;
     double total = 0.0;

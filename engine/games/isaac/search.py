@@ -4,7 +4,7 @@ Placement (up to 600 moves a turn, about 25 turns to the scoring phase): MCTS
 with progressive widening; priors from the placement guess of
 engine/games/isaac/knowledge.py (what a piece adds to the lines it touches). A
 leaf is valued by a few playouts to the end of the game in the `fastmc` partner's
-C core (partner.py), whose policy plans the scoring phase's new scores: who starts
+C playout core (playout_core.py), whose policy plans the scoring phase's new scores: who starts
 the scoring race, and how it is run, decide many games, which a static look at a
 placement position cannot see. Where that core is built the whole tree runs in it
 (engine/games/isaac/_tree_game.h: several times the simulations), on through the
@@ -32,6 +32,7 @@ from engine.search.alphabeta import ABResult, AlphaBeta
 from engine.search.context import SearchContext
 from engine.search.ctree import run_tree
 from engine.search.mcts import Scored, run_mcts
+from engine.search.searcher import Searcher
 from engine.search.winchance import logistic, proven_score, win_probability_to_cp
 from protocol.game import Game
 from protocol.games.isaac.rules import IsaacGame
@@ -40,7 +41,7 @@ from protocol.moves import PASS, Move, Place
 from protocol.state import Phase
 
 from . import knowledge as K
-from . import partner
+from . import playout_core
 from .settings import IsaacSettings
 
 
@@ -123,8 +124,8 @@ class IsaacKnowledge:
         settings = self.settings
         if game.phase is not Phase.PLACE:
             return logistic(evaluate(game, settings) / settings.point_scale)
-        if settings.leaf_playouts and partner.AVAILABLE:
-            played, plies = partner.leaf(game, rng.getrandbits(64), settings.leaf_playouts, settings.leaf_policy)
+        if settings.leaf_playouts and playout_core.AVAILABLE:
+            played, plies = playout_core.leaf(game, rng.getrandbits(64), settings.leaf_playouts, settings.leaf_policy)
             ctx.tm.nodes += plies
             mix = settings.leaf_playout_mix
             if mix >= 1:
@@ -202,16 +203,16 @@ class IsaacSearcher:
     def choose(self, game: Game, ctx: SearchContext[IsaacSettings], rng: random.Random) -> tuple[Move, Info]:
         isaac = _isaac(game)
         settings = ctx.settings
-        in_c = partner.AVAILABLE and settings.leaf_playouts and settings.leaf_playout_mix >= 1
+        in_c = playout_core.AVAILABLE and settings.leaf_playouts and settings.leaf_playout_mix >= 1
         if isaac.phase is Phase.SCORE and not (in_c and settings.tree_scoring):
             return choose_scoring(isaac, ctx)
         knowledge = IsaacKnowledge(settings)
         root = knowledge.candidates(isaac)
         if in_c and len(root) > 1:
             decay = settings.removal_prior_decay if settings.tree_removals or settings.tree_scoring else 0.0
-            tree = partner.new_tree(isaac, root, settings.mcts.numbers(), settings.prior_scale, settings.leaf_playouts,
+            tree = playout_core.new_tree(isaac, root, settings.mcts.numbers(), settings.prior_scale, settings.leaf_playouts,
                                     settings.leaf_policy, decay, rng.getrandbits(64))
-            return run_tree(tree, ctx, partner.tree_move, playouts=False)
+            return run_tree(tree, ctx, playout_core.tree_move, playouts=False)
         return run_mcts(isaac, knowledge, ctx, rng, root, settings.mcts)
 
 
@@ -221,4 +222,5 @@ def _isaac(game: Game) -> IsaacGame:
     return game
 
 
-SEARCHER = IsaacSearcher()
+SEARCHER: Searcher[IsaacSettings] = IsaacSearcher()
+"""The game's searcher, as GameParts.standard loads it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.games.isaac.partner import PartnerSettings
+from engine.games.isaac.playout_core import PlayoutSettings
 from engine.search.mcts import MCTSSettings
 
 
@@ -26,8 +26,8 @@ class IsaacSettings:
     """A playout's placement is the longest of this many uniformly drawn legal placements
     (value on the board is what scores; long pieces first, but not always the same spots)."""
     leaf_playouts: int = 1
-    """Playouts to the game's end in C (partner.py's core, with leaf_policy) per placement leaf; 0: none."""
-    leaf_policy: PartnerSettings = field(default_factory=PartnerSettings)
+    """Playouts to the game's end in C (the playout core, playout_core.py, with leaf_policy) per placement leaf; 0: none."""
+    leaf_policy: PlayoutSettings = field(default_factory=PlayoutSettings)
     """The policy of those playouts: the partner's own by default (more random ones won in self-play
     but not against the partner: docs/experiments.md)."""
     leaf_playout_mix: float = 1.0
@@ -36,12 +36,12 @@ class IsaacSettings:
     removal_prior_decay: float = 0.8
     """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
     tree_removals: bool = True
-    """The C tree (where the partner's core is built) also searches the scoring phase's removals below the
+    """The C tree (where the playout core is built) also searches the scoring phase's removals below the
     placements: the partner's candidates (at most its `removals`), priors removal_prior_decay ** i, leaves by its
     playouts; False: a node there stays a leaf, valued by the playouts at each visit."""
     tree_scoring: bool = True
     """A move in the scoring phase is searched by the C tree too (with tree_removals' candidates and leaves) where
-    the partner's core is built; False (and without the core): by the alpha-beta over the removal candidates."""
+    the playout core is built; False (and without the core): by the alpha-beta over the removal candidates."""
     scoring_wide_plies: int = 64
     """The scoring phase's alpha-beta searches the wide removal candidates (multiplier set-ups too)
     up to this ply below the root, the narrow ones (full score, best block) deeper."""

@@ -8,7 +8,7 @@ length that fits on that level) in one call each, takes placements as
 (segment, level) with no undo, and is thrown away at the end.
 
 The generation is FoundationsGame's (protocol.games.foundations.bits, the same order
-of lengths and start cells); tests/engine/test_foundations_playout.py plays games on both
+of lengths and start cells); tests/engine/games/foundations/test_foundations_playout_policy.py plays games on both
 and checks that they agree ply by ply.
 """
 

@@ -1,0 +1,159 @@
+/* FOUNDATIONS' playout core in C: root candidates and epsilon-greedy playouts, for the `fastmc` sparring
+ * partner's flat Monte Carlo (engine/search/native/_flat_mc.h, _playout_api.h).
+ *
+ * On the game's one C model of a position (_position.h): engine/games/foundations/playout_core.py hands it
+ * a position, the strategy has the move it answers checked by the rules (check_move), and the tests replay
+ * its playouts on FoundationsGame (every move legal, the same end, hands and winner).
+ *
+ * Root candidates: every legal placement when there are at most WIDTH, else the WIDTH best by a
+ * guess (shorter pieces first, a snug fit: few free neighbours on the level), each length that
+ * fits keeping at least its best two.
+ * Playouts (both sides alike): with chance EPS a uniformly drawn legal placement; else the
+ * shortest length that fits (with chance SKIP the next length that fits instead), on the snuggest
+ * of SAMPLE drawn spots (ties at random).
+ */
+#include "_flat_mc.h"
+#include "_position.h"
+
+#define NPARAMS 7
+#define MAXMOVES 1000 /* five lengths of at most 200 placements */
+#define MAX_PLIES 64  /* 30 placements and 2 passes at most */
+
+enum { EPS, SKIP, SAMPLE, MARGIN_W, MARGIN_SCALE, WIDTH, SNUG_W };
+
+static const char *const PARAM_NAMES[NPARAMS] = {"eps", "skip", "sample", "margin_weight", "margin_scale", "width",
+                                                  "snug_weight"};
+static const double PARAM_LO[NPARAMS] = {0, 0, 1, 0, 1, 1, 0};
+static const double PARAM_HI[NPARAMS] = {1, 1, 200, 1, 100, 256, 10};
+
+/* -- moves ----------------------------------------------------------------------------------- */
+
+typedef struct {
+    int seg;   /* -1: a pass */
+    int level;
+} Move;
+
+/* The side to move's placements by length on the level it must play: its level, else the next
+ * (FoundationsGame.placement_groups). Returns that level, 0 when it must pass. */
+static int groups(const Pos *p, u128 *hs, u128 *vs, int *count) {
+    if (is_over(p)) return 0;
+    int c = p->turn, minimum = p->minlen[c];
+    for (int lv = p->level[c]; lv <= p->level[c] + 1; lv++, minimum = 0) {
+        if (!buildable(p, c, lv)) continue;
+        u128 free = free_cells(p, lv);
+        int total = 0;
+        for (int n = 3; n <= 7; n++) {
+            hs[n] = vs[n] = 0;
+            count[n] = 0;
+            if (n < minimum || !p->hand[c][n]) continue;
+            starts(p, c, lv, n, free, &hs[n], &vs[n]);
+            count[n] = popc(hs[n]) + popc(vs[n]);
+            total += count[n];
+        }
+        if (total) return lv;
+    }
+    return 0;
+}
+
+static void play(Pos *p, const Move *m) {
+    if (m->seg < 0) pass_turn(p);
+    else place(p, m->seg, m->level);
+}
+
+#define MEASURE_SIGN -1 /* the hand value left: lower is better */
+static int playout_measure(const Pos *p, int color) { return hand_value(p, color); }
+
+/* -- the playout policy ------------------------------------------------------------------------- */
+
+static Move playout_move(const Pos *p, const double *prm, Rng *r) {
+    u128 hs[8], vs[8];
+    int count[8];
+    int lv = groups(p, hs, vs, count);
+    if (!lv) return (Move){-1, 0};
+    int n = 3;
+    if (rng_unit(r) < prm[EPS]) {
+        int total = 0;
+        for (int m = 3; m <= 7; m++) total += count[m];
+        int pick = rng_below(r, total);
+        for (n = 3; pick >= count[n]; n++) pick -= count[n];
+        return (Move){seg_at(hs[n], vs[n], n, pick), lv};
+    }
+    while (!count[n]) n++;
+    if (rng_unit(r) < prm[SKIP]) {
+        int m = n + 1;
+        while (m <= 7 && !count[m]) m++;
+        if (m <= 7) n = m;
+    }
+    u128 free = free_cells(p, lv);
+    int k = (int)prm[SAMPLE], total = count[n], best = -1;
+    double best_key = 1e300;
+    for (int i = 0; i < k && i < total; i++) {
+        int seg = seg_at(hs[n], vs[n], n, k >= total ? i : rng_below(r, total));
+        double key = popc(SEG[seg].nb & free) + rng_unit(r);
+        if (key < best_key) { best_key = key; best = seg; }
+    }
+    return (Move){best, lv};
+}
+
+/* -- root candidates -------------------------------------------------------------------------- */
+
+typedef struct {
+    double score;
+    Move move;
+    int order;
+} Scored;
+
+static int by_score_desc(const void *a, const void *b) {
+    const Scored *x = a, *y = b;
+    if (x->score != y->score) return x->score < y->score ? 1 : -1;
+    return x->order - y->order;
+}
+
+static int candidates(const Pos *p, const double *prm, Move *out) {
+    u128 hs[8], vs[8];
+    int count[8];
+    if (is_over(p)) return 0;
+    int lv = groups(p, hs, vs, count);
+    if (!lv) { out[0] = (Move){-1, 0}; return 1; }
+    u128 free = free_cells(p, lv);
+    Scored all[MAXMOVES];
+    int total = 0, shortest = 0;
+    for (int n = 3; n <= 7; n++) {
+        if (!count[n]) continue;
+        if (!shortest) shortest = n;
+        for (int i = 0; i < count[n]; i++) {
+            int seg = seg_at(hs[n], vs[n], n, i);
+            double guess = -0.7 * (n - shortest) + 0.35 * VALUE[n] - prm[SNUG_W] * popc(SEG[seg].nb & free);
+            all[total] = (Scored){guess, {seg, lv}, total};
+            total++;
+        }
+    }
+    qsort(all, (size_t)total, sizeof(Scored), by_score_desc);
+    int width = (int)prm[WIDTH], k = 0, per[8] = {0};
+    if (width > MAX_ARMS) width = MAX_ARMS;
+    if (total <= width) {
+        for (int i = 0; i < total; i++) out[k++] = all[i].move;
+        return k;
+    }
+    for (int i = 0; i < total; i++) { /* each length's best two first, then the best of the rest */
+        int n = SEG[all[i].move.seg].length;
+        if (per[n] < 2) { per[n]++; out[k++] = all[i].move; all[i].order = -1; }
+    }
+    for (int i = 0; i < total && k < width; i++)
+        if (all[i].order >= 0) out[k++] = all[i].move;
+    return k;
+}
+
+/* -- Python interface ---------------------------------------------------------------------------- */
+
+static PyObject *move_tuple(const Move *m) { return Py_BuildValue("(ii)", m->seg, m->level); }
+
+#include "_playout_api.h"
+
+static PyMethodDef methods[] = {
+    PLAYOUT_CORE_METHODS,
+    {NULL, NULL, 0, NULL},
+};
+
+CORE_MODULE(_playout_core, "FOUNDATIONS' playout core (C): candidates, playouts and flat Monte Carlo.",
+            methods, build_tables, no_types)

@@ -1,0 +1,16 @@
+"""Types of FOUNDATIONS' search core (engine/games/foundations/_search_core.c; see search_core.py)."""
+
+from collections.abc import Sequence
+
+from engine.search.ctree import CTree
+
+def segments() -> list[tuple[int, int, int, int]]: ...
+def leaf(position: tuple[object, ...], seed: int, plies: int, deviate: float, sample: int, weights: Sequence[float],
+         bias: float) -> tuple[float, int, int, int, int, int]: ...
+def playout(position: tuple[object, ...], seed: int, plies: int, deviate: float, sample: int) -> list[int]: ...
+def model(position: tuple[object, ...], weights: Sequence[float], bias: float) -> float: ...
+def ordered(position: tuple[object, ...], keep: int, temperature: float) -> list[tuple[int, float]]: ...
+
+def Tree(position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
+         game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> CTree:
+    """A search tree (engine/search/native/_tree.h) over FOUNDATIONS."""

@@ -1,0 +1,21 @@
+"""Types of ISAAC's playout core (engine/games/isaac/_playout_core.c; see playout_core.py)."""
+
+from collections.abc import Sequence
+
+from engine.games.parts import Budget
+from engine.search.ctree import CTree
+
+_Move = tuple[int, int]
+
+def segments() -> list[tuple[int, int, int, int]]: ...
+def candidates(position: tuple[object, ...], params: Sequence[float]) -> list[_Move]: ...
+def search(position: tuple[object, ...], params: Sequence[float], budget: Budget
+           ) -> tuple[list[_Move], list[int], list[float], int, int]: ...
+def playout(position: tuple[object, ...], params: Sequence[float], seed: int
+            ) -> tuple[list[_Move], tuple[int, int], int]: ...
+def leaf(position: tuple[object, ...], params: Sequence[float], seed: int, count: int) -> tuple[float, int]: ...
+def guesses(position: tuple[object, ...]) -> list[tuple[int, float]]: ...
+
+def Tree(position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
+         game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> CTree:
+    """A search tree (engine/search/native/_tree.h) over ISAAC (_tree_game.h)."""
