@@ -2,14 +2,15 @@
 
     python benchmarks/strength.py [--games N | --every-opening R] [--movetime MS] [--opponent-movetime MS]
                                   [--game isaac|foundations|hari|all]
-                                  [--opponents fastmc,heuristic,flatmc,greedy,random,prev]
+                                  [--opponents fastmc,treemc,heuristic,flatmc,greedy,random,prev]
                                   [--prev DIR] [--openings book,startpos,random:N,FILE] [--seed S[,S...]]
                                   [--concurrency J] [--search-settings TEXT] [--out DIR]
 
 Each (game, opponent, openings, seed) is one `isaac-referee match` of N games (game
 pairs: each opening once per colour) at `tc=st=MS/1000`, search first; --opponent-movetime
 gives the opponent its own time (issue 37's "search at 100 ms against fastmc at 300 ms").
-`fastmc` is the yardstick (the fast partner, SPEC 9.7); the others flatter the engine. `prev` is the engine
+`fastmc` (flat Monte Carlo) and `treemc` (a tree search) are the yardsticks (SPEC 9.7): a figure against one
+kind of opponent says little about the other; the others flatter the engine. `prev` is the engine
 of another checkout, run by benchmarks/engine_at.sh (set it up with
 `git -C /work/main worktree add /work/prev-ffbb6c3 ffbb6c3`; default --prev DIR).
 Openings default to the shipped balanced books (`book`, for ISAAC too); `startpos`
@@ -56,7 +57,7 @@ from referee.matches.openings import read_opening_file, shipped_book  # noqa: E4
 from referee.results.store import RECORDS, read_records_file  # noqa: E402
 
 GAMES = ("isaac", "foundations", "hari")
-PARTNERS = ("fastmc", "heuristic", "flatmc", "greedy", "random")
+PARTNERS = ("fastmc", "treemc", "heuristic", "flatmc", "greedy", "random")
 
 
 def pair_interval(penta: list[int]) -> tuple[float, float, float]:
