@@ -4,7 +4,7 @@
                                   [--game isaac|foundations|hari|all]
                                   [--opponents fastmc,treemc,heuristic,flatmc,greedy,random,prev]
                                   [--prev DIR] [--openings book,startpos,random:N,FILE] [--seed S[,S...]]
-                                  [--concurrency J] [--search-settings TEXT] [--out DIR]
+                                  [--concurrency J] [--search-settings TEXT] [--cpu-clock] [--out DIR]
 
 Each (game, opponent, openings, seed) is one `isaac-referee match` of N games (game
 pairs: each opening once per colour) at `tc=st=MS/1000`, search first; --opponent-movetime
@@ -19,6 +19,8 @@ kinds, comma-separated, are each played and shown side by side at the end.
 --every-opening R plays R pairs on every opening of a book or file (both colours
 each) instead of --games; several seeds (`--seed 1,2`) are pooled: `--every-opening 1
 --seed 1,2` is the per-opening target's run (4 games an opening, two seeds).
+--cpu-clock has the engines count their own CPU time (engine/cpu_clock.py): on a loaded
+machine a move of MS ms is then MS ms of CPU, the figures an idle machine would give.
 --search-settings plays a variant of the search (its SearchSettings option, e.g.
 `isaac.mcts.c_puct=1.0`): a screen of an idea against the partner before its SPRT.
 
@@ -90,6 +92,8 @@ def run_match(game: str, opponent: str, args: argparse.Namespace, out: Path) -> 
            *engine_args(opponent, args.prev,
                         f"tc=st={(args.opponent_movetime or args.movetime) / 1000:g} margin={args.margin}")]
     env = dict(os.environ, PYTHONPATH=str(REPO))
+    if args.cpu_clock:  # the engines inherit the referee's environment (engine/cpu_clock.py)
+        env["ISAAC_ENGINE_CLOCK"] = "cpu"
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0 or not (out / "summary.json").is_file():
         sys.exit(f"match failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr[-2000:]}")
@@ -128,12 +132,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--margin", type=int, default=0,
                         help="ms past movetime before a time forfeit (0: none; on a loaded machine a margin "
                              "separates strength from stalls, whose forfeits are then counted apart)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="the engines count their own CPU time (ISAAC_ENGINE_CLOCK=cpu, engine/cpu_clock.py): a "
+                             "move of MS ms is MS ms of CPU whatever the machine's load, as on an idle machine; the "
+                             "referee's margin becomes 60 s unless --margin says otherwise (forfeits then mean nothing)")
     parser.add_argument("--out", default=None, help="directory for the runs (default: a temporary one)")
     parser.add_argument("--search-settings", default="",
                         help="a variant of the search: its SearchSettings option, '<game>.<field>=<value>,...'")
     parser.add_argument("--no-per-opening", dest="per_opening", action="store_false",
                         help="leave out the results per opening")
     args = parser.parse_args(argv)
+    if args.cpu_clock and args.margin == 0:
+        args.margin = 60_000
     games = GAMES if args.game == "all" else (args.game,)
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     kinds = [o.strip() for o in args.openings.split(",") if o.strip()]
@@ -149,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {os.getloadavg()[0]:.2f}; "
           f"{f'{args.every_opening} pair(s) an opening' if args.every_opening else f'{args.games} games'} "
           f"per seed, {args.movetime} ms a move (opponent {args.opponent_movetime or args.movetime} ms, "
-          f"margin {args.margin} ms), openings {', '.join(kinds)}, seeds {', '.join(map(str, seeds))}, "
+          f"margin {args.margin} ms{', CPU clock' if args.cpu_clock else ''}), openings {', '.join(kinds)}, seeds {', '.join(map(str, seeds))}, "
           f"concurrency {args.concurrency}"
           f"{'; search settings ' + args.search_settings if args.search_settings else ''}; runs in {root}")
     table: dict[tuple[str, str], dict[str, str]] = {}
