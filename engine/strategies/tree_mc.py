@@ -91,8 +91,8 @@ class TreeMCStrategy:
             ctx.maybe_report()
             if limited or tm.must_stop() or _deep_enough(where, limits):
                 break
-        ctx.final_report(_info(tree.info()))
         report(Info(string=f"treemc kept {kept} visits of its tree"))
+        ctx.final_report(_info(tree.info()))  # the last line before bestmove: its line and score
         return self._vetted(game, tree.ranked(), report)
 
     def _tree(self, core: PlayoutCore, settings: TreeMCSettings, game: Game,
