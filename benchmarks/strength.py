@@ -1,31 +1,39 @@
 """Strength of Strategy search against every sparring partner and a previous version, through the referee.
 
-    python benchmarks/strength.py [--games N] [--movetime MS] [--opponent-movetime MS]
+    python benchmarks/strength.py [--games N | --every-opening R] [--movetime MS] [--opponent-movetime MS]
                                   [--game isaac|foundations|hari|all]
-                                  [--opponents fastmc,heuristic,flatmc,greedy,random,prev]
-                                  [--prev DIR] [--openings book|startpos|random:N|FILE] [--concurrency J]
-                                  [--search-settings TEXT]
+                                  [--opponents fastmc,treemc,heuristic,flatmc,greedy,random,prev]
+                                  [--prev DIR] [--openings book,startpos,random:N,FILE] [--seed S[,S...]]
+                                  [--concurrency J] [--search-settings TEXT] [--cpu-clock] [--out DIR]
 
-Each (game, opponent) is one `isaac-referee match` of N games (game pairs: each
-opening once per colour) at `tc=st=MS/1000`, search first; --opponent-movetime gives
-the opponent its own time (issue 37's "search at 100 ms against fastmc at 300 ms").
-`fastmc` is the yardstick (the fast partner, SPEC 9.7); the others flatter the engine. `prev` is the engine
+Each (game, opponent, openings, seed) is one `isaac-referee match` of N games (game
+pairs: each opening once per colour) at `tc=st=MS/1000`, search first; --opponent-movetime
+gives the opponent its own time (issue 37's "search at 100 ms against fastmc at 300 ms").
+`fastmc` (flat Monte Carlo) and `treemc` (a tree search) are the yardsticks (SPEC 9.7): a figure against one
+kind of opponent says little about the other; the others flatter the engine. `prev` is the engine
 of another checkout, run by benchmarks/engine_at.sh (set it up with
 `git -C /work/main worktree add /work/prev-ffbb6c3 ffbb6c3`; default --prev DIR).
 Openings default to the shipped balanced books (`book`, for ISAAC too); `startpos`
-plays the start position (deterministic engines then replay one game per colour).
+plays the start position, `random:N` N random plies, a FILE its lines. Several
+kinds, comma-separated, are each played and shown side by side at the end.
+--every-opening R plays R pairs on every opening of a book or file (both colours
+each) instead of --games; several seeds (`--seed 1,2`) are pooled: `--every-opening 1
+--seed 1,2` is the per-opening target's run (4 games an opening, two seeds).
+--cpu-clock has the engines count their own CPU time (engine/cpu_clock.py): on a loaded
+machine a move of MS ms is then MS ms of CPU, the figures an idle machine would give.
 --search-settings plays a variant of the search (its SearchSettings option, e.g.
 `isaac.mcts.c_puct=1.0`): a screen of an idea against the partner before its SPRT.
 
-Prints per game and opponent: search's score with a 95% interval computed from
-the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2, 2), its score as Dark
-and as Light (an opening book that favours one colour shows here), the pentanomial
-counts, time forfeits and the run directory. Then, unless --no-per-opening, one line
-per opening (referee/books/opening_results.py): Dark's points, each pair's games by the
-colour that won them (`DD`: Dark won both, so the pair split 1-1 and the opening,
-not the engines, decided it), search's points as Dark and as Light, and how many
-pairs one colour won twice. The machine's load average is printed too: strength
-runs on a busy machine are noisy (use --concurrency 1).
+Prints per game, opponent and openings, pooled over the seeds: search's score with a
+95% interval computed from the game pairs (pentanomial: pairs scoring 0, 1/2, 1, 3/2,
+2), its score as Dark and as Light, the pentanomial counts and time forfeits. Then,
+unless --no-per-opening, one line per opening (benchmarks/per_opening.py): Dark's
+points whoever played Dark (far from half: an unbalanced opening), search's points as
+Dark and as Light; the openings search lost with both colours (below half its points
+as Dark and as Light) are listed, and their games written to
+`OUT/lost-both-colours/<game>-<opponent>[-<openings>]/records.jsonl` for replay
+(`isaac-svg --records DIR --game-id N`). The machine's load average is printed too:
+strength runs on a busy machine are noisy (use --concurrency 1).
 """
 
 from __future__ import annotations
@@ -43,11 +51,15 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from referee.books.opening_results import by_opening, opening_row, summary_line  # noqa: E402
+sys.path.insert(0, str(HERE))
+
+from per_opening import Colour, keep_lost_games, lost_summary, opening_line, tally  # noqa: E402
+
+from referee.matches.openings import read_opening_file, shipped_book  # noqa: E402
 from referee.results.store import RECORDS, read_records_file  # noqa: E402
 
 GAMES = ("isaac", "foundations", "hari")
-PARTNERS = ("fastmc", "heuristic", "flatmc", "greedy", "random")
+PARTNERS = ("fastmc", "treemc", "heuristic", "flatmc", "greedy", "random")
 
 
 def pair_interval(penta: list[int]) -> tuple[float, float, float]:
@@ -80,65 +92,140 @@ def run_match(game: str, opponent: str, args: argparse.Namespace, out: Path) -> 
            *engine_args(opponent, args.prev,
                         f"tc=st={(args.opponent_movetime or args.movetime) / 1000:g} margin={args.margin}")]
     env = dict(os.environ, PYTHONPATH=str(REPO))
+    if args.cpu_clock:  # the engines inherit the referee's environment (engine/cpu_clock.py)
+        env["ISAAC_ENGINE_CLOCK"] = "cpu"
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0 or not (out / "summary.json").is_file():
         sys.exit(f"match failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr[-2000:]}")
     return json.loads((out / "summary.json").read_text())
 
 
+def book_size(game: str, openings: str) -> int:
+    """Distinct openings of a book or file (0: start position or random openings, which do not repeat)."""
+    if openings == "book":
+        return len(read_opening_file(game, str(shipped_book(game))))
+    if openings == "startpos" or openings.startswith("random:"):
+        return 0
+    return len(read_opening_file(game, openings))
+
+
+def games_for(game: str, openings: str, args: argparse.Namespace) -> int:
+    """--games, or with --every-opening R, R pairs on every opening of a book (both colours each)."""
+    size = book_size(game, openings) if args.every_opening else 0
+    return 2 * args.every_opening * size if size else args.games
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=40, help="games per game type and opponent (even)")
+    parser.add_argument("--games", type=int, default=40, help="games per game type, opponent, openings and seed (even)")
+    parser.add_argument("--every-opening", type=int, default=0, metavar="R",
+                        help="from a book or file: R pairs on every opening (2R games each), instead of --games")
     parser.add_argument("--movetime", type=int, default=100)
     parser.add_argument("--opponent-movetime", type=int, default=None, help="the opponent's ms a move (default: --movetime)")
     parser.add_argument("--game", choices=(*GAMES, "all"), default="all")
     parser.add_argument("--opponents", default=",".join((*PARTNERS, "prev")))
     parser.add_argument("--prev", default="/work/prev-ffbb6c3", help="checkout of the previous version")
-    parser.add_argument("--openings", default="book")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--openings", default="book",
+                        help="book, startpos, random:N or a FILE; several, comma-separated, are shown side by side")
+    parser.add_argument("--seed", default="1", help="the run's seed; several, comma-separated, are pooled")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--margin", type=int, default=0,
                         help="ms past movetime before a time forfeit (0: none; on a loaded machine a margin "
                              "separates strength from stalls, whose forfeits are then counted apart)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="the engines count their own CPU time (ISAAC_ENGINE_CLOCK=cpu, engine/cpu_clock.py): a "
+                             "move of MS ms is MS ms of CPU whatever the machine's load, as on an idle machine; the "
+                             "referee's margin becomes 60 s unless --margin says otherwise (forfeits then mean nothing)")
     parser.add_argument("--out", default=None, help="directory for the runs (default: a temporary one)")
     parser.add_argument("--search-settings", default="",
                         help="a variant of the search: its SearchSettings option, '<game>.<field>=<value>,...'")
     parser.add_argument("--no-per-opening", dest="per_opening", action="store_false",
                         help="leave out the results per opening")
     args = parser.parse_args(argv)
+    if args.cpu_clock and args.margin == 0:
+        args.margin = 60_000
     games = GAMES if args.game == "all" else (args.game,)
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    kinds = [o.strip() for o in args.openings.split(",") if o.strip()]
+    try:
+        seeds = [int(s) for s in args.seed.split(",") if s.strip()]
+    except ValueError:
+        sys.exit(f"--seed {args.seed!r}: whole numbers, comma-separated")
+    if not seeds or not kinds:
+        sys.exit("give at least one --seed and one --openings")
     if "prev" in opponents and not Path(args.prev, "engine").is_dir():
         sys.exit(f"--prev {args.prev}: no checkout there (git worktree add {args.prev} ffbb6c3)")
     root = Path(args.out or tempfile.mkdtemp(prefix="strength-"))
-    print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games each, {args.movetime} ms a move "
-          f"(opponent {args.opponent_movetime or args.movetime} ms, margin {args.margin} ms), "
-          f"openings {args.openings}, concurrency {args.concurrency}"
+    print(f"load average {os.getloadavg()[0]:.2f}; "
+          f"{f'{args.every_opening} pair(s) an opening' if args.every_opening else f'{args.games} games'} "
+          f"per seed, {args.movetime} ms a move (opponent {args.opponent_movetime or args.movetime} ms, "
+          f"margin {args.margin} ms{', CPU clock' if args.cpu_clock else ''}), openings {', '.join(kinds)}, seeds {', '.join(map(str, seeds))}, "
+          f"concurrency {args.concurrency}"
           f"{'; search settings ' + args.search_settings if args.search_settings else ''}; runs in {root}")
-    print(f"{'game':12s} {'opponent':10s} {'score':>6s}  {'95% interval':15s} {'Dark':>6s} {'Light':>6s}  "
-          f"pentanomial [0,1/2,1,3/2,2]  forfeits")
+    table: dict[tuple[str, str], dict[str, str]] = {}
     for game in games:
         for opponent in opponents:
-            summary = run_match(game, opponent, args, root / f"{game}-{opponent}")
-            match = summary["match"]
-            score, low, high = pair_interval(match["pentanomial"])
-            search = summary["engines"][0]
-            forfeits = sum(search.get("forfeits_lost", {}).values())
-            dark, light = (100 * search[side]["score"] for side in ("dark", "light"))
-            print(f"{game:12s} {opponent:10s} {100 * score:5.1f}%  [{100 * low:5.1f}, {100 * high:5.1f}]  "
-                  f"{dark:5.1f}% {light:5.1f}%  {match['pentanomial']}  {forfeits}", flush=True)
-            if args.per_opening:
-                print(per_opening_text(root / f"{game}-{opponent}"), flush=True)
+            for kind in kinds:
+                cell = play_and_report(game, opponent, kind, seeds, args, root)
+                table.setdefault((game, opponent), {})[kind] = cell
+    if len(kinds) > 1 or len(table) > 1:
+        print(side_by_side(table, kinds))
     return 0
 
 
-def per_opening_text(run: Path) -> str:
-    """The run's results per opening, search's points shown, and the summary line, indented."""
-    records, _ = read_records_file(run / RECORDS)
-    results = by_opening(records)
-    lines = [opening_row(number, result, "search") for number, result in enumerate(results, 1)]
-    lines.append(summary_line(results))
-    return "\n".join("    " + line for line in lines)
+def run_name(game: str, opponent: str, kind: str, seed: int, seeds: list[int]) -> str:
+    """The run directory's name: the game and opponent, the openings and seed when several are played."""
+    name = f"{game}-{opponent}"
+    if kind != "book":
+        name += "-" + "".join(c if c.isalnum() else "_" for c in Path(kind).name)
+    return name + (f"-seed{seed}" if len(seeds) > 1 else "")
+
+
+def play_and_report(game: str, opponent: str, kind: str, seeds: list[int], args: argparse.Namespace,
+                    root: Path) -> str:
+    """Plays one match per seed, prints the pooled score and the per-opening view; the table's cell."""
+    penta = [0] * 5
+    forfeits = 0
+    dark = light = Colour()
+    runs: list[list[dict]] = []
+    for seed in seeds:
+        out = root / run_name(game, opponent, kind, seed, seeds)
+        run_args = argparse.Namespace(**{**vars(args), "openings": kind, "seed": seed,
+                                          "games": games_for(game, kind, args)})
+        summary = run_match(game, opponent, run_args, out)
+        penta = [a + b for a, b in zip(penta, summary["match"]["pentanomial"], strict=True)]
+        search = summary["engines"][0]
+        forfeits += sum(search.get("forfeits_lost", {}).values())
+        dark = Colour(dark.points + search["dark"]["points"], dark.games + search["dark"]["games"])
+        light = Colour(light.points + search["light"]["points"], light.games + search["light"]["games"])
+        runs.append(read_records_file(out / RECORDS)[0])
+    score, low, high = pair_interval(penta)
+    print(f"{game} against {opponent}, openings {kind}, {sum(penta) * 2} games: search {100 * score:.1f}% "
+          f"[{100 * low:.1f}, {100 * high:.1f}]  Dark {dark.percent():.1f}% Light {light.percent():.1f}%  "
+          f"pentanomial {penta}  forfeits {forfeits}", flush=True)
+    tallies = tally(runs, "search")
+    if args.per_opening and len(tallies) > 1:
+        for number, t in enumerate(tallies, 1):
+            print("    " + opening_line(number, t, "search"))
+    if len(tallies) > 1:
+        print("    " + lost_summary(tallies, "search"))
+        kept = root / "lost-both-colours" / run_name(game, opponent, kind, seeds[0], [seeds[0]])
+        written = keep_lost_games(tallies, kept)
+        for t in tallies:
+            if t.lost_with_both_colours():
+                print(f"    lost with both colours: {t.opening}  (Dark {t.dark.text()}, Light {t.light.text()})")
+        if written:
+            print(f"    their {written} games: {kept / RECORDS} (isaac-svg --records {kept} --game-id N)", flush=True)
+    return f"{100 * score:5.1f}% [{100 * low:5.1f}, {100 * high:5.1f}]" + (f" f{forfeits}" if forfeits else "")
+
+
+def side_by_side(table: dict[tuple[str, str], dict[str, str]], kinds: list[str]) -> str:
+    """Search's score against each opponent, one column per openings kind."""
+    width = 24
+    lines = ["", f"{'game':12s} {'opponent':10s} " + " ".join(f"{k[:width]:<{width}}" for k in kinds)]
+    for (game, opponent), cells in table.items():
+        lines.append(f"{game:12s} {opponent:10s} " + " ".join(f"{cells.get(k, '-'):<{width}}" for k in kinds))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

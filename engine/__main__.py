@@ -41,6 +41,9 @@ def usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .cpu_clock import use_cpu_clock_if_asked
+
+    use_cpu_clock_if_asked()  # before any module that reads the clock is imported
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in ("-h", "--help", "help"):
         print(usage(), end="")

@@ -24,6 +24,7 @@ from protocol.game import Game
 from protocol.moves import Move
 
 from . import generic
+from .treemc import GameTree, NewNativeTree, TreeMCSettings, new_tree
 
 if TYPE_CHECKING:
     from engine.search.searcher import Searcher
@@ -104,6 +105,15 @@ class PlayoutCore(Protocol):
 
     def search(self, game: Game, settings: PlayoutSettings, budget: Budget) -> FlatAnswer: ...
 
+    @property
+    def tree_defaults(self) -> TreeMCSettings | None:
+        """The `treemc` partner's numbers in this game; None: the core has no tree (treemc plays fastmc)."""
+        ...
+
+    def new_tree(self, game: Game, settings: TreeMCSettings, seed: int) -> GameTree[Any]:
+        """The `treemc` partner's tree at `game`'s position (engine/games/treemc.py)."""
+        ...
+
 
 class NativePlayouts(Protocol[M]):
     """The Python entry points of a compiled playout core (engine/search/native/_playout_api.h), whose moves are M."""
@@ -113,17 +123,24 @@ class NativePlayouts(Protocol[M]):
     def search(self, position: tuple[object, ...], params: Sequence[float],
                budget: Budget) -> tuple[list[M], list[int], list[float], int, int]: ...
 
+    @property
+    def UctTree(self) -> NewNativeTree[M]:
+        """The `treemc` partner's tree type (engine/search/native/_uct.h)."""
+        ...
+
 
 @dataclass(frozen=True)
 class CompiledPlayoutCore(Generic[M]):
     """A PlayoutCore over a compiled core: a game gives its module, how its position is written for the
-    core, how the core's moves M read as protocol moves, and its clock estimate."""
+    core, how the core's moves M read as protocol moves, its clock estimate and the `treemc` partner's
+    numbers (None: no tree)."""
 
     defaults: PlayoutSettings
     native: NativePlayouts[M]
     position: Callable[[Game], tuple[object, ...]]
     to_move: Callable[[M], Move]
     estimate: Callable[[Game], int]
+    tree_defaults: TreeMCSettings | None = None
 
     def moves_left(self, game: Game) -> int:
         return self.estimate(game)
@@ -134,6 +151,9 @@ class CompiledPlayoutCore(Generic[M]):
     def search(self, game: Game, settings: PlayoutSettings, budget: Budget) -> FlatAnswer:
         moves, visits, totals, nodes, playouts = self.native.search(self.position(game), settings.params(), budget)
         return FlatAnswer([self.to_move(m) for m in moves], visits, totals, nodes, playouts)
+
+    def new_tree(self, game: Game, settings: TreeMCSettings, seed: int) -> GameTree[M]:
+        return new_tree(self.native.UctTree, self.position, self.to_move, game, settings, seed)
 
 
 @dataclass(frozen=True)

@@ -75,9 +75,10 @@ def _replaced(settings: Any, path: list[str], value: Any, part: str) -> Any:
 
 
 def _same_shape(old: tuple[Any, ...], new: tuple[Any, ...]) -> bool:
-    """A tuple setting keeps the type of its elements (HARI's widths: pairs of whole numbers)."""
+    """A tuple setting keeps the type of its elements (HARI's widths: pairs of whole numbers); an empty one
+    fits any (whether a setting may be empty is its settings' own check: HARI's budget_tiers may, widths not)."""
     if not old or not new:
-        return bool(new)
+        return True
     kinds = {_shape(x) for x in old}
     return all(_shape(x) in kinds for x in new)
 

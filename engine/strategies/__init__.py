@@ -28,6 +28,7 @@ _ENTRIES = {
     "heuristic": StrategyEntry("engine.strategies.heuristic", "HeuristicStrategy"),
     "flatmc": StrategyEntry("engine.strategies.flat_mc", "FlatMCStrategy", playouts=True),
     "fastmc": StrategyEntry("engine.strategies.fast_mc", "FastMCStrategy", playouts=True, bench_nodes=200_000),
+    "treemc": StrategyEntry("engine.strategies.tree_mc", "TreeMCStrategy", playouts=True, bench_nodes=200_000),
     "greedy": StrategyEntry("engine.strategies.greedy", "GreedyStrategy"),
     "random": StrategyEntry("engine.strategies.random_strategy", "RandomStrategy"),
 }

@@ -150,10 +150,44 @@ static PyObject *move_tuple(const Move *m) { return Py_BuildValue("(ii)", m->seg
 
 #include "_playout_api.h"
 
+/* -- the treemc partner's tree over these candidates and playouts (engine/search/native/_playout_uct.h) -- */
+
+#define UCT_TYPE_NAME "engine.games.foundations._playout_core.UctTree"
+static const Move PASS_MOVE = {-1, 0};
+
+static inline int same_move(const Move *a, const Move *b) { return a->seg == b->seg && a->level == b->level; }
+
+static int same_level(const Pos *a, const Pos *b, int c, int level) {
+    if (a->npieces[c][level] != b->npieces[c][level] || a->own[c][level] != b->own[c][level]) return 0;
+    for (int i = 0; i < a->npieces[c][level]; i++) {
+        int found = 0;
+        for (int j = 0; j < b->npieces[c][level] && !found; j++) found = a->pieces[c][level][i] == b->pieces[c][level][j];
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* One position: the same pieces on every level (in any order), hands, levels, shortest lengths, turn, passes. */
+static int same_position(const Pos *a, const Pos *b) {
+    if (a->turn != b->turn || a->npasses != b->npasses || a->top != b->top) return 0;
+    for (int i = 0; i < a->npasses; i++)
+        if (a->passes[i] != b->passes[i]) return 0;
+    for (int c = 0; c < 2; c++) {
+        if (a->level[c] != b->level[c] || a->minlen[c] != b->minlen[c] ||
+            memcmp(a->hand[c], b->hand[c], sizeof(a->hand[c])))
+            return 0;
+        for (int level = 0; level < SLOTS; level++)
+            if (!same_level(a, b, c, level)) return 0;
+    }
+    return 1;
+}
+
+#include "_playout_uct.h"
+
 static PyMethodDef methods[] = {
     PLAYOUT_CORE_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
-CORE_MODULE(_playout_core, "FOUNDATIONS' playout core (C): candidates, playouts and flat Monte Carlo.",
-            methods, build_tables, no_types)
+CORE_MODULE(_playout_core, "FOUNDATIONS' playout core (C): candidates, playouts, flat Monte Carlo and the treemc "
+            "tree.", methods, build_tables, add_uct_type)

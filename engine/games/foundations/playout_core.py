@@ -9,10 +9,11 @@ C cores read. ``AVAILABLE`` is False where the extension could not be compiled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
+from engine.games.treemc import TreeMCSettings
 from protocol.board import SEGMENTS
 from protocol.game import Game
 from protocol.games.foundations.rules import FoundationsGame
@@ -82,6 +83,10 @@ def moves_left(position: Game) -> int:
     return max(1, int(sum(game.hand(game.turn))) * 2 // 3)
 
 
-FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left)
+TREEMC = TreeMCSettings(root=DEFAULTS, inner=replace(DEFAULTS, width=12), playouts=DEFAULTS)
+"""The `treemc` partner's numbers in FOUNDATIONS: the root as `fastmc`'s (24 placements), the inner nodes 12,
+`fastmc`'s playouts."""
+
+FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left, TREEMC)
                               if _core is not None else None)
-"""The core as `fastmc` drives it; None where it was not compiled."""
+"""The core as `fastmc` and `treemc` drive it; None where it was not compiled."""

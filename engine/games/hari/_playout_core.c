@@ -326,10 +326,39 @@ static PyObject *move_tuple(const Move *m) {
 
 #include "_playout_api.h"
 
+/* -- the treemc partner's tree over these candidates and playouts (engine/search/native/_playout_uct.h) -- */
+
+#define UCT_TYPE_NAME "engine.games.hari._playout_core.UctTree"
+static const Move PASS_MOVE = {0, {0}, {0}, -1, 0};
+
+static int same_pieces(const Pos *a, const Pos *b, int c) {
+    if (a->npieces[c] != b->npieces[c] || a->own[c] != b->own[c]) return 0;
+    for (int i = 0; i < a->npieces[c]; i++) {
+        int found = 0;
+        for (int j = 0; j < b->npieces[c] && !found; j++) found = a->pieces[c][i] == b->pieces[c][j];
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* One position: the same pieces (in any order), hands, longest plays, turn and passes. */
+static int same_position(const Pos *a, const Pos *b) {
+    if (a->turn != b->turn || a->npasses != b->npasses) return 0;
+    for (int i = 0; i < a->npasses; i++)
+        if (a->passes[i] != b->passes[i]) return 0;
+    for (int c = 0; c < 2; c++)
+        if (a->minlen[c] != b->minlen[c] || memcmp(a->hand[c], b->hand[c], sizeof(a->hand[c])) ||
+            !same_pieces(a, b, c))
+            return 0;
+    return 1;
+}
+
+#include "_playout_uct.h"
+
 static PyMethodDef methods[] = {
     PLAYOUT_CORE_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
-CORE_MODULE(_playout_core, "HARI's playout core (C): model, candidates, playouts and flat Monte Carlo.",
-            methods, build_tables, no_types)
+CORE_MODULE(_playout_core, "HARI's playout core (C): model, candidates, playouts, flat Monte Carlo and the treemc tree.",
+            methods, build_tables, add_uct_type)

@@ -408,9 +408,88 @@ static PyObject *lines_to_list(const Line *lines, int n) {
     return list;
 }
 
+/* -- budget-sized widths ------------------------------------------------------------------------------------ */
+
+/* Where a search can expect few nodes (a short move, a loaded machine), narrow candidates reach deeper than
+ * wide ones and play better; where it can expect many, the wide ones do (docs/experiments.md). So after its
+ * first iteration a search may narrow itself: the nodes it can still expect per root move (its node limit, or
+ * its first iteration's rate times the time left) pick the first tier whose `ratio` is above them; that tier
+ * keeps its `keep` best root moves by their first-iteration values and searches below the root with its
+ * widths. Above every tier, the widths as given. */
+#define MAX_TIERS 8
+
+typedef struct {
+    double ratio;
+    int keep;
+    Widths inner;
+} Tier;
+
+/* tiers: None, or ((ratio, keep, per_length, blocks, place_blocks), ...) by rising ratio; scarce and slide_max
+ * are the inner widths'. The count, or -1 with an error set. */
+static int read_tiers(PyObject *list, const Widths *inner, Tier *out) {
+    if (list == Py_None) return 0;
+    PyObject *fast = PySequence_Fast(list, "tiers: a sequence of (ratio, keep, per_length, blocks, place_blocks)");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > MAX_TIERS) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "tiers: at most %d", MAX_TIERS);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Tier *t = &out[i];
+        t->inner = *inner;
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        if (require_tuple(item, "a tier") < 0 ||
+            !PyArg_ParseTuple(item, "diiii", &t->ratio, &t->keep, &t->inner.per_length, &t->inner.blocks,
+                              &t->inner.place_blocks) ||
+            check_widths(&t->inner) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (!(t->ratio > 0.0) || t->keep < 1 || (i > 0 && !(t->ratio > out[i - 1].ratio))) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "tiers: ratios above 0 and rising, keep at least 1");
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* The nodes the search can still expect: what its node limit leaves, else its rate so far (since `started`)
+ * times the time left to `deadline`; a huge number with neither. */
+static double expected_nodes(const Search *s, double started, double deadline) {
+    if (s->node_limit > 0) return (double)(s->node_limit - s->nodes);
+    double now = monotonic_seconds();
+    if (deadline <= 0.0 || now <= started) return 1e18;
+    return (double)s->nodes / (now - started) * (deadline > now ? deadline - now : 0.0);
+}
+
+/* The first tier whose ratio is above `per_move` (the nodes expected per root move), or NULL. */
+static const Tier *budget_tier(const Tier *tiers, int n, double per_move) {
+    for (int i = 0; i < n; i++)
+        if (per_move < tiers[i].ratio) return &tiers[i];
+    return NULL;
+}
+
+/* The `keep` best of the `n` root moves by their first-iteration values, best first (equal values in their
+ * order): the new count. */
+static int keep_best(Move *order, double *values, int n, int keep) {
+    for (int a = 1; a < n; a++) { /* insertion sort, descending, stable */
+        Move m = order[a];
+        double v = values[a];
+        int b = a;
+        while (b > 0 && values[b - 1] < v) { order[b] = order[b - 1]; values[b] = values[b - 1]; b--; }
+        order[b] = m;
+        values[b] = v;
+    }
+    return keep < n ? keep : n;
+}
+
 /* search(position, root_moves, inner_per_length, max_depth, table_bits, node_limit, hard_deadline,
  *        should_stop, on_depth, stop_when_decided=False, scarce=4, slide_max=24, tie_seed=0, blocks=0,
- *        place_blocks=0, multipv=1)
+ *        place_blocks=0, multipv=1, soft_deadline=0, tiers=None)
  *   -> (move, value, depth, nodes, complete, pv, lines)
  * Iterative deepening over root_moves (tuples as candidates() gives them), as
  * alphabeta.AlphaBeta.iterate: the deepest complete iteration's best, or the best of an
@@ -421,23 +500,29 @@ static PyObject *lines_to_list(const Line *lines, int n) {
  * multipv-th best value so far (the best, for 1), as AlphaBeta.search_root, so those are exact;
  * the result's are the last complete iteration's (the cut one's if none completed).
  * A win or loss found over the candidates ends it only with stop_when_decided (the caller knows
- * the result is decided anyway): over a pruned list it is an estimate, not a proof. */
+ * the result is decided anyway): over a pruned list it is an estimate, not a proof. With `tiers`, the search
+ * narrows itself after its first iteration where it can expect few nodes (budget_tier above; the expected
+ * time runs to soft_deadline, else hard_deadline). */
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    PyObject *position, *root_list, *should_stop, *on_depth;
+    PyObject *position, *root_list, *should_stop, *on_depth, *tier_list = Py_None;
     int max_depth, table_bits, stop_when_decided = 0, multipv = 1;
     Widths inner = {0, 4, 24, 0, 0};
     long long node_limit;
     unsigned long long tie_seed = 0;
-    double hard_deadline;
-    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiKiii", &position, &root_list, &inner.per_length, &max_depth, &table_bits,
-                          &node_limit, &hard_deadline, &should_stop, &on_depth, &stop_when_decided, &inner.scarce,
-                          &inner.slide_max, &tie_seed, &inner.blocks, &inner.place_blocks, &multipv))
+    double hard_deadline, soft_deadline = 0.0;
+    if (!PyArg_ParseTuple(args, "OOiiiLdOO|piiKiiidO", &position, &root_list, &inner.per_length, &max_depth,
+                          &table_bits, &node_limit, &hard_deadline, &should_stop, &on_depth, &stop_when_decided,
+                          &inner.scarce, &inner.slide_max, &tie_seed, &inner.blocks, &inner.place_blocks, &multipv,
+                          &soft_deadline, &tier_list))
         return NULL;
     if (multipv < 1 || multipv > MAX_LINES) {
         PyErr_Format(PyExc_ValueError, "multipv is 1 to %d", MAX_LINES);
         return NULL;
     }
     if (check_widths(&inner) < 0) return NULL;
+    Tier tiers[MAX_TIERS];
+    int ntiers = read_tiers(tier_list, &inner, tiers);
+    if (ntiers < 0) return NULL;
     if (max_depth < 0 || max_depth > MAXPLY - 2) {
         PyErr_Format(PyExc_ValueError, "max_depth is 0 to %d", MAXPLY - 2);
         return NULL;
@@ -483,6 +568,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     memcpy(order, root, sizeof(Move) * (size_t)nr);
     Pos *p = &s->pos;
     int mover = p->turn;
+    double started = monotonic_seconds(), first_values[MAXMOVES];
     for (int depth = 1; depth <= max_depth; depth++) {
         s->released = PyEval_SaveThread();
         double beta = INF, it_best = -INF;
@@ -501,6 +587,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             if (s->aborted) break;
             searched = (int)i + 1;
             keep_line(s, &order[i], v, multipv);
+            first_values[i] = v; /* exact at depth 1 (a leaf's value whatever the window); read only then */
             if (v > it_best) {
                 it_best = v;
                 it_move = order[i];
@@ -527,6 +614,14 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         memcpy(pv_out, it_pv, sizeof(Move) * (size_t)it_pv_n); pv_n = it_pv_n;
         memcpy(s->done, s->lines, sizeof(Line) * (size_t)s->n_lines);
         s->n_done = s->n_lines;
+        if (depth == 1 && ntiers) {
+            double budget = expected_nodes(s, started, soft_deadline > 0.0 ? soft_deadline : hard_deadline);
+            const Tier *t = budget_tier(tiers, ntiers, budget / (double)nr);
+            if (t) {
+                s->inner = t->inner;
+                nr = keep_best(order, first_values, (int)nr, t->keep);
+            }
+        }
         /* next iteration: the best first, the rest in this iteration's order */
         Move next[MAXMOVES];
         int k = 0;

@@ -11,10 +11,11 @@ discard, one own piece slid to make room) and epsilon-greedy playouts to the end
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
+from engine.games.treemc import TreeMCSettings
 from protocol.board import SEGMENTS
 from protocol.game import Game
 from protocol.games.hari.rules import HariGame
@@ -103,6 +104,10 @@ def moves_left(position: Game) -> int:
     return max(1, int(sum(hand[n] for n in game.playable_lengths(me))) * 2 // 3)
 
 
-FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left)
+TREEMC = TreeMCSettings(root=DEFAULTS, inner=replace(DEFAULTS, per_length=8, slides=8, blocks=4), playouts=DEFAULTS)
+"""The `treemc` partner's numbers in HARI: the root as `fastmc`'s (every placement, 64 slides, 16 blocks), the
+inner nodes 8 placements a length, 8 slides and 4 blocks, `fastmc`'s playouts."""
+
+FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left, TREEMC)
                               if _core is not None else None)
-"""The core as `fastmc` drives it; None where it was not compiled."""
+"""The core as `fastmc` and `treemc` drive it; None where it was not compiled."""

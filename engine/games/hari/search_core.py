@@ -70,7 +70,8 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length
     """Iterative-deepening alpha-beta to `max_depth` plies in the C core, within ctx's limits, with a
     transposition table of 2**table_bits entries (the settings'); `info_of` reports each iteration as
     the Python alpha-beta's would. A search over the only candidate is depth 0. A `tie_seed` (not 0)
-    breaks ties between equal leaf values its own way (the engine's Seed makes its games vary)."""
+    breaks ties between equal leaf values its own way (the engine's Seed makes its games vary). The
+    settings' budget_tiers narrow the search after its first iteration where it can expect few nodes."""
     assert _core is not None
     settings = ctx.settings
     position = position_tuple(game)
@@ -100,12 +101,13 @@ def alpha_beta(game: HariGame, ctx: SearchContext[HariSettings], root_per_length
 
     ctx.snapshot = lambda: last["info"]
     ctx.lines = lambda count: [info_of(_result(top[0][0], v, line)) for v, line in top[0][1][:count]]
-    hard = tm.hard_deadline()
+    hard, soft = tm.hard_deadline(), tm.soft_deadline()
     node_limit = max(1, tm.node_limit - tm.nodes) if tm.node_limit is not None else 0  # 0: none
     best, value, depth, nodes, complete, pv, lines = _core.search(
         position, root, inner_per_length, max_depth, settings.table_bits, node_limit,
         hard if hard is not None else 0.0, should_stop, on_depth, stop_when_decided, settings.scarce,
-        settings.slide_max, tie_seed, settings.inner_blocks, settings.inner_place_blocks, max(1, min(ctx.multipv, 16)))
+        settings.slide_max, tie_seed, settings.inner_blocks, settings.inner_place_blocks, max(1, min(ctx.multipv, 16)),
+        soft if soft is not None else 0.0, settings.budget_tiers or None)
     tm.nodes = start_nodes + nodes
     if lines:
         top[0] = (depth, lines)

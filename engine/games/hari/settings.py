@@ -44,6 +44,13 @@ class HariSettings:
     those taking most first (candidates.placement_blocks), besides the snuggest."""
     inner_place_blocks: int = 4
     """The same below the root."""
+    budget_tiers: tuple[tuple[float, int, int, int, int], ...] = ((40.0, 48, 4, 2, 2), (100.0, 96, 8, 3, 3))
+    """Budget-sized widths (the C core's; _search_core.c's budget_tier): after the first iteration, the nodes the
+    search can still expect per root move pick the first tier (ratio, keep, per_length, blocks, place_blocks)
+    whose ratio is above them; the search then keeps that many root moves, the best by the first iteration, and
+    searches below the root with those placements a length, blocks and placement blocks. Above every tier, the
+    widths as set (a long move, an idle machine); () turns it off. Narrow lists search deeper, which pays where
+    the nodes are few and costs where they are many (docs/experiments.md)."""
     table_bits: int = 18
     """The C core's transposition table holds 2**table_bits entries (8 MB at 18)."""
     margin_scale: float = 6.0
@@ -63,3 +70,11 @@ class HariSettings:
                 and 0 <= self.table_bits <= 24):
             raise ValueError("scarce is 0 to 200, slide_max 0 to 64, blocks and inner_blocks 0 to 31, "
                              "place_blocks and inner_place_blocks 0 to 63, table_bits 0 to 24")
+        ratios = [t[0] for t in self.budget_tiers]
+        if (len(self.budget_tiers) > 8 or any(len(t) != 5 for t in self.budget_tiers)
+                or any(not (r > 0) for r in ratios) or ratios != sorted(set(ratios))
+                or any(not (t[1] >= 1 and 1 <= t[2] <= 32 and 0 <= t[3] <= 31 and 0 <= t[4] <= 63)
+                       for t in self.budget_tiers)):
+            raise ValueError("budget_tiers: at most 8 tiers (ratio, keep, per_length, blocks, place_blocks), ratios "
+                             "above 0 and rising, keep at least 1, per_length 1 to 32, blocks 0 to 31, "
+                             "place_blocks 0 to 63")

@@ -544,6 +544,40 @@ static PyObject *move_tuple(const Move *m) { return Py_BuildValue("(ii)", m->seg
 #include "_playout_api.h"
 #include "_tree_game.h" /* and the search's placement tree over them */
 
+/* -- the treemc partner's tree over these candidates and playouts (engine/search/native/_playout_uct.h) -- */
+
+#define UCT_TYPE_NAME "engine.games.isaac._playout_core.UctTree"
+static const Move PASS_MOVE = {-1, -1};
+
+static inline int same_move(const Move *a, const Move *b) { return a->seg == b->seg && a->score == b->score; }
+
+static int same_pieces(const Pos *a, const Pos *b, int c) {
+    if (a->npieces[c] != b->npieces[c] || a->own[c] != b->own[c]) return 0;
+    for (int i = 0; i < a->npieces[c]; i++) {
+        int found = 0;
+        for (int j = 0; j < b->npieces[c] && !found; j++) found = a->pieces[c][i] == b->pieces[c][j];
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* One position: the phase, the same pieces (in any order), hands, scores, longest removals, turn and passes. */
+static int same_position(const Pos *a, const Pos *b) {
+    if (a->turn != b->turn || a->npasses != b->npasses || a->scoring != b->scoring) return 0;
+    for (int i = 0; i < a->npasses; i++)
+        if (a->passes[i] != b->passes[i]) return 0;
+    for (int c = 0; c < 2; c++)
+        if (a->scores[c] != b->scores[c] || a->removed_max[c] != b->removed_max[c] ||
+            memcmp(a->hand[c], b->hand[c], sizeof(a->hand[c])) || !same_pieces(a, b, c))
+            return 0;
+    return 1;
+}
+
+#include "_playout_uct.h"
+
+/* Both trees: the search's (_tree.h) and the treemc partner's (_uct.h). */
+static int add_tree_types(PyObject *m) { return add_tree_type(m) < 0 ? -1 : add_uct_type(m); }
+
 static PyMethodDef methods[] = {
     PLAYOUT_CORE_METHODS,
     PLAYOUT_LEAF_METHOD,
@@ -551,5 +585,5 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-CORE_MODULE(_playout_core, "ISAAC's playout core (C): candidates, playouts, flat Monte Carlo, the search tree.",
-            methods, build_tables, add_tree_type)
+CORE_MODULE(_playout_core, "ISAAC's playout core (C): candidates, playouts, flat Monte Carlo, the search tree and "
+            "the treemc tree.", methods, build_tables, add_tree_types)

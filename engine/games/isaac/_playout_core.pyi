@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from engine.games.parts import Budget
+from engine.games.treemc import NativeTree
 from engine.search.ctree import CTree
 
 _Move = tuple[int, int]
@@ -19,3 +20,7 @@ def guesses(position: tuple[object, ...]) -> list[tuple[int, float]]: ...
 def Tree(position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
          game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> CTree:
     """A search tree (engine/search/native/_tree.h) over ISAAC (_tree_game.h)."""
+
+def UctTree(position: tuple[object, ...], game: tuple[tuple[float, ...], ...], tree: tuple[float, float, int],
+            seed: int, max_nodes: int, max_slots: int) -> NativeTree[_Move]:
+    """The treemc partner's tree (engine/search/native/_uct.h over this core, _playout_uct.h)."""

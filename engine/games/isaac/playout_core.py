@@ -12,10 +12,11 @@ not be compiled.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
+from engine.games.treemc import TreeMCSettings
 from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
 from protocol.game import Game
@@ -154,6 +155,10 @@ def new_tree(game: IsaacGame, root: Sequence[tuple[Move, float]], mcts: tuple[ob
     return tree
 
 
-FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left)
+TREEMC = TreeMCSettings(root=DEFAULTS, inner=replace(DEFAULTS, per_length=4, removals=16), playouts=DEFAULTS)
+"""The `treemc` partner's numbers in ISAAC: the root as `fastmc`'s (6 spots a length, 40 removals), the inner
+nodes 4 spots a length and 16 removals, `fastmc`'s playouts."""
+
+FASTMC: PlayoutCore | None = (CompiledPlayoutCore(DEFAULTS, _core, position_tuple, to_move, moves_left, TREEMC)
                               if _core is not None else None)
-"""The core as `fastmc` drives it; None where it was not compiled."""
+"""The core as `fastmc` and `treemc` drive it; None where it was not compiled."""

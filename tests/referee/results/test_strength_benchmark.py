@@ -1,21 +1,24 @@
-"""benchmarks/strength.py prints each opening's results from the match's records: Dark's points, each
-pair's games by the colour that won them, search's points as Dark and as Light."""
+"""benchmarks/strength.py's per-opening view (benchmarks/per_opening.py): search's points as Dark and as
+Light on every opening, pooled over seeds; the openings it lost with both colours, their games kept."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
-import json
+import sys
 from pathlib import Path
 
 from protocol import new_game
 from referee.formats.record import GameRecord
 from referee.formats.terminations import Termination
+from referee.results.store import read_records_file
 from tests.support.paths import BENCHMARKS
 
 _spec = importlib.util.spec_from_file_location("strength", BENCHMARKS / "strength.py")
 assert _spec is not None and _spec.loader is not None
 strength = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(strength)
+per_opening = sys.modules["per_opening"]  # imported by strength.py from benchmarks/
 
 
 def _record(game_id: int, opening: list[str], dark: str, light: str, result: str) -> dict:
@@ -30,12 +33,46 @@ def _record(game_id: int, opening: list[str], dark: str, light: str, result: str
                       final_position=game.position(), pair=(game_id + 1) // 2).to_json()
 
 
-def test_per_opening_lines_show_pairs_one_colour_won_twice(tmp_path: Path) -> None:
-    records = [_record(1, ["a0a2"], "search", "flatmc", "1-0"), _record(2, ["a0a2"], "flatmc", "search", "1-0"),
-               _record(3, ["b0b2"], "search", "flatmc", "1-0"), _record(4, ["b0b2"], "flatmc", "search", "0-1")]
-    (tmp_path / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    lines = strength.per_opening_text(tmp_path).splitlines()
-    assert len(lines) == 3 and all(line.startswith("    ") for line in lines)
-    assert "a0a2" in lines[0] and "pairs DD" in lines[0] and "search 1/2 (Dark 1/1, Light 0/1)" in lines[0]
-    assert "b0b2" in lines[1] and "pairs DL" in lines[1] and "search 2/2 (Dark 1/1, Light 1/1)" in lines[1]
-    assert "1 of 2 pairs won by one colour twice" in lines[2]
+def _games(runs: list[list[tuple[str, str, str, str]]]) -> list[list[dict]]:
+    """Records of each run: (opening move, dark, light, result) per game, pairs in order."""
+    return [[_record(i + 1, [move], dark, light, result) for i, (move, dark, light, result) in enumerate(run)]
+            for run in runs]
+
+
+def test_per_opening_pools_seeds_and_finds_openings_lost_with_both_colours(tmp_path: Path) -> None:
+    seed1 = [("a0a2", "search", "fastmc", "0-1"), ("a0a2", "fastmc", "search", "1-0"),
+             ("b0b2", "search", "fastmc", "1-0"), ("b0b2", "fastmc", "search", "1-0")]
+    seed2 = [("a0a2", "search", "fastmc", "1/2-1/2"), ("a0a2", "fastmc", "search", "1-0"),
+             ("b0b2", "search", "fastmc", "1-0"), ("b0b2", "fastmc", "search", "0-1")]
+    tallies = per_opening.tally(_games([seed1, seed2]), "search")
+    assert [t.opening for t in tallies] == ["a0a2", "b0b2"]
+    a, b = tallies
+    assert (a.dark.points, a.dark.games, a.light.points, a.light.games) == (0.5, 2, 0.0, 2)
+    assert a.lost_with_both_colours() and not b.lost_with_both_colours()
+    assert (b.dark.points, b.light.points, b.dark_points) == (2.0, 1.0, 3.0)
+    line = per_opening.opening_line(1, a, "search")
+    assert "search 0.5/4 (Dark 0.5/2, Light 0/2)" in line and "LOST WITH BOTH COLOURS" in line
+    assert "LOST" not in per_opening.opening_line(2, b, "search")
+    assert "lost 1 with both colours" in per_opening.lost_summary(tallies, "search")
+
+    kept = tmp_path / "lost"
+    assert per_opening.keep_lost_games(tallies, kept) == 4
+    records, _ = read_records_file(kept / "records.jsonl")  # a valid records file: isaac-svg replays it
+    assert [r["game_id"] for r in records] == [0, 1, 2, 3]
+    assert len({r["pair"] for r in records}) == 2  # the two seeds' pairs stay apart
+    assert {tuple(r["opening"]) for r in records} == {("a0a2",)}
+
+
+def test_no_file_when_no_opening_is_lost_with_both_colours(tmp_path: Path) -> None:
+    run = [("a0a2", "search", "fastmc", "1-0"), ("a0a2", "fastmc", "search", "1-0")]
+    tallies = per_opening.tally(_games([run]), "search")
+    assert per_opening.keep_lost_games(tallies, tmp_path / "lost") == 0
+    assert not (tmp_path / "lost").exists()
+
+
+def test_every_opening_plays_each_book_opening_with_both_colours() -> None:
+    size = strength.book_size("hari", "book")
+    assert size > 10
+    args = argparse.Namespace(every_opening=2, games=40)
+    assert strength.games_for("hari", "book", args) == 4 * size
+    assert strength.games_for("hari", "startpos", args) == 40  # no book: --games
