@@ -64,7 +64,7 @@ def test_handshake_lists_the_options_then_uciok(engine):
     options = {spec.name: spec for spec in map(parse_option_line, lines[2:-1])}
     assert options["UCI_Variant"].type == "combo" and options["UCI_Variant"].default == "isaac"
     assert options["UCI_Variant"].vars == ["isaac", "foundations", "hari"]
-    assert options["Strategy"].vars == ["search", "heuristic", "flatmc", "fastmc", "greedy", "random"] and options["Strategy"].default == "search"
+    assert options["Strategy"].vars == ["search", "heuristic", "flatmc", "fastmc", "treemc", "greedy", "random"] and options["Strategy"].default == "search"
     assert options["Seed"].type == "spin" and options["MoveOverhead"].type == "spin"
     assert options["MoveOverhead"].default == "15"
     assert engine.sync() == []
@@ -327,7 +327,7 @@ def test_position_of_another_game_is_refused(engine):
     ("foo", "unknown command 'foo'"),
     ("go depth x", "depth needs a whole number"),
     ("go ponder", "pondering is not supported"),
-    ("setoption name Strategy value best", "one of search, heuristic, flatmc, fastmc, greedy, random"),
+    ("setoption name Strategy value best", "one of search, heuristic, flatmc, fastmc, treemc, greedy, random"),
     ("setoption name Seed value -1", "must be in 0..2147483647"),
     ("setoption name Colour value red", "unknown option 'Colour'"),
     ("position", "needs 'startpos'"),

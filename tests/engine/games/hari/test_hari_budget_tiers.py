@@ -27,8 +27,8 @@ def _iterations(node_limit: int, tiers) -> list[tuple[int, int]]:
     position = _position()
     root = _core.candidates(position, 32, 200, 24, 8, 16)
     done: list[tuple[int, int]] = []
-    _core.search(position, root, 16, 30, 18, node_limit, 0.0, None, lambda d, v, pv, n: done.append((d, n)) or False,
-                 False, 200, 24, 1, 4, 4, 0.0, tiers)
+    _core.search(position, root, 16, 30, 18, node_limit, 0.0, None, lambda d, v, pv, n, lines: done.append((d, n)) or False,
+                 False, 200, 24, 1, 4, 4, 1, 0.0, tiers)
     return done
 
 
@@ -46,7 +46,7 @@ def test_many_nodes_leave_the_widths_as_given():
 def test_the_same_answer_for_the_same_budget():
     position = _position()
     root = _core.candidates(position, 32, 200, 24, 8, 16)
-    answers = {_core.search(position, root, 16, 30, 18, 5000, 0.0, None, None, False, 200, 24, 1, 4, 4, 0.0,
+    answers = {_core.search(position, root, 16, 30, 18, 5000, 0.0, None, None, False, 200, 24, 1, 4, 4, 1, 0.0,
                             TIERS)[0] for _ in range(3)}
     assert len(answers) == 1
 
@@ -63,7 +63,7 @@ def test_bad_tiers_are_refused(tiers, message):
     position = _position()
     root = _core.candidates(position, 16)
     with pytest.raises((ValueError, TypeError), match=message):
-        _core.search(position, root, 10, 2, 0, 1000, 0.0, None, None, False, 4, 24, 0, 0, 0, 0.0, tiers)
+        _core.search(position, root, 10, 2, 0, 1000, 0.0, None, None, False, 4, 24, 0, 0, 0, 1, 0.0, tiers)
 
 
 def test_the_settings_check_their_tiers():
