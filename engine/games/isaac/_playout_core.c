@@ -542,15 +542,6 @@ static PyObject *move_tuple(const Move *m) { return Py_BuildValue("(ii)", m->seg
 
 #define PLAYOUT_LEAF   /* its playouts value ISAAC search's placement leaves */
 #include "_playout_api.h"
-#include "_tree_game.h" /* and the search's placement tree over them */
-
-/* -- the treemc partner's tree over these candidates and playouts (engine/search/native/_playout_uct.h) -- */
-
-#define UCT_TYPE_NAME "engine.games.isaac._playout_core.UctTree"
-static const Move PASS_MOVE = {-1, -1};
-
-static inline int same_move(const Move *a, const Move *b) { return a->seg == b->seg && a->score == b->score; }
-
 static int same_pieces(const Pos *a, const Pos *b, int c) {
     if (a->npieces[c] != b->npieces[c] || a->own[c] != b->own[c]) return 0;
     for (int i = 0; i < a->npieces[c]; i++) {
@@ -572,6 +563,15 @@ static int same_position(const Pos *a, const Pos *b) {
             return 0;
     return 1;
 }
+
+#include "_tree_game.h" /* and the search's placement tree over them */
+
+/* -- the treemc partner's tree over these candidates and playouts (engine/search/native/_playout_uct.h) -- */
+
+#define UCT_TYPE_NAME "engine.games.isaac._playout_core.UctTree"
+static const Move PASS_MOVE = {-1, -1};
+
+static inline int same_move(const Move *a, const Move *b) { return a->seg == b->seg && a->score == b->score; }
 
 #include "_playout_uct.h"
 

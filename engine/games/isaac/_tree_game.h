@@ -159,6 +159,21 @@ static double tree_game_leaf(const TreeGame *g, const Pos *p, Rng *r, long long 
     return total / g->playouts;
 }
 
+/* The tree is kept between moves (_tree.h's advance): one position, as the treemc partner's tree finds it. */
+#define TREE_REUSE 1
+static int tree_game_same(const Pos *a, const Pos *b) { return same_position(a, b); }
+
+/* 0 when no line from p reaches want: the placement phase only adds cells to each side, the scoring phase only takes
+ * them away, and it never ends. */
+static int tree_game_may_reach(const Pos *p, const Pos *want) {
+    if (p->scoring && !want->scoring) return 0;
+    for (int c = 0; c < 2; c++) {
+        if (!p->scoring && !want->scoring && (p->own[c] & ~want->own[c])) return 0;
+        if (p->scoring && want->scoring && (want->own[c] & ~p->own[c])) return 0;
+    }
+    return 1;
+}
+
 #include "_tree.h"
 
 /* guesses(position) -> [(segment, guess)] best first: the tree's placement candidates (for the tests). */

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from types import ModuleType
+from typing import Protocol
 
 from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
 from engine.games.treemc import TreeMCSettings
@@ -143,16 +144,30 @@ def tree_move(code: int) -> Move:
     return Remove(SEGMENTS[(code - len(SEGMENTS)) // 1024], (code - len(SEGMENTS)) % 1024)
 
 
+class KeptTree(CTree, Protocol):
+    """ISAAC's C tree, which can be kept between moves (engine/search/native/_tree.h's advance)."""
+
+    def advance(self, position: tuple[object, ...], root: list[tuple[int, float]], seed: int) -> int: ...
+
+
 def new_tree(game: IsaacGame, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
              playouts: int, settings: PlayoutSettings, removal_decay: float, seed: int, max_nodes: int = TREE_NODES,
-             max_slots: int = TREE_SLOTS) -> CTree:
+             max_slots: int = TREE_SLOTS) -> KeptTree:
     """A C search tree from `game` (either phase), whose root has the candidates `root` (move, prior weight):
     `mcts` the tree's numbers (MCTSSettings.numbers), placement priors exp(guess / prior_scale), leaves the mean
     of `playouts` playouts with the policy `settings`; the scoring phase's nodes get the partner's removal
     candidates with priors removal_decay ** i, or (removal_decay 0) stay leaves."""
-    tree: CTree = core().Tree(position_tuple(game), [(tree_code(m), p) for m, p in root], mcts,
-                              (prior_scale, playouts, settings.params(), removal_decay), seed, max_nodes, max_slots)
+    numbers = (prior_scale, playouts, settings.params(), removal_decay)
+    tree: KeptTree = core().Tree(position_tuple(game), [(tree_code(m), p) for m, p in root], mcts, numbers, seed,
+                                 max_nodes, max_slots)
     return tree
+
+
+def advance_tree(tree: KeptTree, game: IsaacGame, root: Sequence[tuple[Move, float]], seed: int) -> bool:
+    """Moves a tree made by new_tree on to `game` if `game` is 1 to 4 plies below its root (our move and the reply),
+    keeping what it searched there under the root candidates `root`, its generator seeded with `seed`. False (the
+    tree unchanged) when `game` is not found there: make a new tree."""
+    return tree.advance(position_tuple(game), [(tree_code(m), p) for m, p in root], seed) > 0
 
 
 TREEMC = TreeMCSettings(root=DEFAULTS, inner=replace(DEFAULTS, per_length=4, removals=16), playouts=DEFAULTS)

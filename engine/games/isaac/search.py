@@ -10,7 +10,8 @@ placement position cannot see. Where that core is built the whole tree runs in i
 (engine/games/isaac/_tree_game.h: several times the simulations), on through the
 scoring phase's removals (the partner's candidates, its playouts as leaves), and the
 scoring phase's own moves are searched by that tree too (settings.tree_removals,
-tree_scoring). Without that core (or with leaf_playout_mix below
+tree_scoring); the tree is kept from one move to the next (settings.reuse_tree: the reply's
+subtree becomes the next root, as the treemc partner keeps its tree). Without that core (or with leaf_playout_mix below
 1) a leaf is also valued by placing on to the end of the placement phase (each
 side the longest of a few random placements) and judging the scoring phase's
 start: the scoring evaluation, with a tempo for the side that removes first.
@@ -187,11 +188,22 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[
     return result.move, info_of(result)
 
 
+KEEP_MAX_SLOTS = 1 << 21
+"""A tree is kept for the next move only while its nodes hold at most this many candidates (about 80,000
+simulations, a second's search): the next move copies the subtree it keeps within its own time (about 1 ms
+after a 100 ms move, 5 ms after 100,000 simulations), and a long analysis's tree would cost a timed move too much."""
+
+
 class IsaacSearcher:
     """ISAAC's searcher for the driver (engine/search/searcher.py)."""
 
     defaults = IsaacSettings()
     settings_type = IsaacSettings
+
+    def __init__(self) -> None:
+        self._kept: dict[IsaacSettings, playout_core.KeptTree] = {}
+        """The C tree of the last search with each settings (settings.reuse_tree), taken by the next search with
+        them while it runs: a search abandoned by the driver never shares its tree with the next one."""
 
     def moves_left(self, game: Game) -> int:
         """Rough count of the moves the side to move still makes (for the clock)."""
@@ -211,9 +223,15 @@ class IsaacSearcher:
         root = knowledge.candidates(isaac)
         if in_c and len(root) > 1:
             decay = settings.removal_prior_decay if settings.tree_removals or settings.tree_scoring else 0.0
-            tree = playout_core.new_tree(isaac, root, settings.mcts.numbers(), settings.prior_scale, settings.leaf_playouts,
-                                    settings.leaf_policy, decay, rng.getrandbits(64))
-            return run_tree(tree, ctx, playout_core.tree_move, playouts=False)
+            seed = rng.getrandbits(64)
+            tree = self._kept.pop(settings, None) if settings.reuse_tree else None
+            if tree is None or not playout_core.advance_tree(tree, isaac, root, seed):
+                tree = playout_core.new_tree(isaac, root, settings.mcts.numbers(), settings.prior_scale,
+                                             settings.leaf_playouts, settings.leaf_policy, decay, seed)
+            chosen = run_tree(tree, ctx, playout_core.tree_move, playouts=False)
+            if settings.reuse_tree and tree.size()[1] <= KEEP_MAX_SLOTS:
+                self._kept[settings] = tree
+            return chosen
         return run_mcts(isaac, knowledge, ctx, rng, root, settings.mcts)
 
 

@@ -12,7 +12,9 @@ from engine.search.mcts import MCTSSettings
 class IsaacSettings:
     """The parameters of ISAAC's search."""
 
-    mcts: MCTSSettings = field(default_factory=MCTSSettings)
+    mcts: MCTSSettings = field(default_factory=lambda: MCTSSettings(c_puct=2.5, fpu_reduction=0.0))
+    """The tree's numbers: wider than MCTSSettings' defaults (c_puct 1.4, fpu_reduction 0.2), which against the
+    treemc partner left the search too narrow (docs/experiments.md)."""
     point_scale: float = 12.0
     """Evaluation points per logistic unit: a 12-point lead is a ~73% expected score."""
     prior_scale: float = 3.0
@@ -42,6 +44,9 @@ class IsaacSettings:
     tree_scoring: bool = True
     """A move in the scoring phase is searched by the C tree too (with tree_removals' candidates and leaves) where
     the playout core is built; False (and without the core): by the alpha-beta over the removal candidates."""
+    reuse_tree: bool = True
+    """The C tree is kept from one move to the next (our move and the reply found in it, its subtree kept), as the
+    treemc partner's is; False: a new tree at every move."""
     scoring_wide_plies: int = 64
     """The scoring phase's alpha-beta searches the wide removal candidates (multiplier set-ups too)
     up to this ply below the root, the narrow ones (full score, best block) deeper."""

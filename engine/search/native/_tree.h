@@ -497,6 +497,123 @@ static PyObject *tree_size(PyTree *self, PyObject *unused) {
     return Py_BuildValue("(ii)", self->tree.nnodes, self->tree.nslots);
 }
 
+#ifdef TREE_REUSE
+/* -- reuse between moves (a game that defines TREE_REUSE, tree_game_same(a, b): one position, and
+ * tree_game_may_reach(p, want): 0 when no line from p leads to want, which prunes the search for it) ----------- *
+ * advance(position, root, seed) finds `position` among the tree's nodes 1 to TREE_REUSE_PLIES plies below its root
+ * (our move and the reply, more where a side passed) and makes it the root: the root gets the caller's candidates
+ * `root`, each keeping the subtree it had there; the rest of the old tree is dropped (the kept part is copied into
+ * fresh arrays). The same position is not looked for at 0 plies: a search repeated on one position starts afresh,
+ * as a search limited by nodes must give the same answer twice. */
+
+#define TREE_REUSE_PLIES 4
+
+/* The node of position `want` among `node`'s (at position p) descendants 1 to `left` plies down, or -1. */
+static int tree_find(const Tree *t, int node, const Pos *p, const Pos *want, int left, int depth) {
+    if (depth && tree_game_same(p, want)) return node;
+    const TNode *n = &t->nodes[node];
+    if (!left || n->first < 0) return -1;
+    for (int i = 0; i < n->nmoves; i++) {
+        const Slot *s = &t->slots[n->first + i];
+        if (s->child < 0) continue;
+        Pos q = *p;
+        tree_game_play(&q, s->code);
+        if (!tree_game_may_reach(&q, want)) continue;
+        int found = tree_find(t, s->child, &q, want, left - 1, depth + 1);
+        if (found >= 0) return found;
+    }
+    return -1;
+}
+
+/* Copies node `from` of t with its subtree into u as node `to` (already made); 0 when u is full. */
+static int tree_copy(const Tree *t, int from, Tree *u, int to) {
+    const TNode *n = &t->nodes[from];
+    u->nodes[to] = *n;
+    u->nodes[to].first = -1;
+    u->nodes[to].nmoves = 0;
+    if (n->first < 0) return 1;
+    if (!tree_grow((void **)&u->slots, &u->cap_slots, u->nslots + n->nmoves, u->max_slots, sizeof(Slot))) return 0;
+    int first = u->nslots;
+    u->nslots += n->nmoves;
+    u->nodes[to].first = first;
+    u->nodes[to].nmoves = n->nmoves;
+    for (int i = 0; i < n->nmoves; i++) {
+        u->slots[first + i] = t->slots[n->first + i];
+        u->slots[first + i].child = -1;
+    }
+    for (int i = 0; i < n->nmoves; i++) {
+        int c = t->slots[n->first + i].child;
+        if (c < 0) continue;
+        int d = tree_new_node(u, t->nodes[c].mover);
+        if (d < 0) return 0;
+        u->slots[first + i].child = d;
+        if (!tree_copy(t, c, u, d)) return 0;
+    }
+    return 1;
+}
+
+/* u's root from t's node `found`: the candidates codes/priors, each with the subtree t had below it there, the
+ * node's statistics kept; 0 when u is full. A kept child that is not among the first candidates makes the root
+ * unordered (selection then looks at every candidate within the widening). */
+static int tree_reroot(const Tree *t, int found, Tree *u, int count, const int *codes, const double *priors) {
+    if (tree_new_node(u, t->nodes[found].mover) < 0 || !tree_set_moves(u, 0, count, codes, priors)) return 0;
+    const TNode *old = &t->nodes[found];
+    int tried = 0, prefix = 1;
+    u->nodes[0].visits = old->visits;
+    u->nodes[0].total = old->total;
+    for (int i = 0; i < count; i++) {
+        int c = -1;
+        for (int j = 0; old->first >= 0 && j < old->nmoves && c < 0; j++)
+            if (t->slots[old->first + j].code == codes[i]) c = t->slots[old->first + j].child;
+        if (c < 0) { prefix = 0; continue; }
+        int d = tree_new_node(u, t->nodes[c].mover);
+        if (d < 0) return 0;
+        u->slots[u->nodes[0].first + i].child = d;
+        tried++;
+        if (!prefix) u->nodes[0].ordered = 0;
+        if (!tree_copy(t, c, u, d)) return 0;
+    }
+    u->nodes[0].tried = (short)tried;
+    return 1;
+}
+
+/* advance(position, root, seed) -> the root visits kept, 0 when `position` was not found (the tree is then
+ * unchanged: the caller makes a new one). Found, the tree's generator is seeded afresh with `seed`. */
+static PyObject *tree_advance(PyTree *self, PyObject *args) {
+    PyObject *position, *root;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOK", &position, &root, &seed)) return NULL;
+    Tree *t = &self->tree, u = *t;
+    if (read_position(position, &u.root) < 0) return NULL;
+    if (tree_game_over(&u.root)) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: nothing to search");
+        return NULL;
+    }
+    int codes[TREE_MAX_MOVES];
+    double priors[TREE_MAX_MOVES];
+    int count = read_root(&u, root, codes, priors);
+    if (count < 0) return NULL;
+    int found = tree_find(t, 0, &t->root, &u.root, TREE_REUSE_PLIES, 0);
+    if (found < 0) return PyLong_FromLong(0);
+    u.nodes = NULL;
+    u.slots = NULL;
+    u.nnodes = u.cap_nodes = u.nslots = u.cap_slots = 0;
+    u.nodes_counted = u.simulations = 0;
+    u.max_depth = 0;
+    if (u.max_slots < count) u.max_slots = count;
+    tree_game_seed(&u.rng, seed);
+    if (!tree_reroot(t, found, &u, count, codes, priors)) {
+        PyMem_RawFree(u.nodes);
+        PyMem_RawFree(u.slots);
+        return PyErr_NoMemory();
+    }
+    PyMem_RawFree(t->nodes);
+    PyMem_RawFree(t->slots);
+    *t = u;
+    return PyLong_FromLong(u.nodes[0].visits > 0 ? u.nodes[0].visits : 1);
+}
+#endif
+
 static PyMethodDef tree_methods[] = {
     {"run", (PyCFunction)tree_run, METH_VARARGS,
      "run(simulations, node_limit, soft_deadline, hard_deadline, depth_limit) -> a limit was reached"},
@@ -506,6 +623,10 @@ static PyMethodDef tree_methods[] = {
     {"lines", (PyCFunction)tree_lines, METH_VARARGS,
      "lines(count) -> [(pv codes, visits, mean, proven)] of the most visited root moves, best first"},
     {"size", (PyCFunction)tree_size, METH_NOARGS, "size() -> (nodes, slots)"},
+#ifdef TREE_REUSE
+    {"advance", (PyCFunction)tree_advance, METH_VARARGS,
+     "advance(position, root, seed) -> root visits kept: the tree moved on to `position` (0: not found, unchanged)"},
+#endif
     {NULL, NULL, 0, NULL},
 };
 

@@ -78,11 +78,12 @@ def test_select_looks_at_the_tried_prefix_and_chooses_as_a_full_scan(setup):
     assert checked > 500
 
 
-def test_foundations_has_its_own_first_play_urgency_and_widening_and_isaac_the_defaults():
+def test_foundations_has_its_own_first_play_urgency_and_widening_and_isaac_its_own_exploration():
     """The game's settings reach the tree: an unvisited child of a visited node is worth its
     parent's value minus the game's reduction, and the prefix in play grows by the game's factor."""
     default = MCTSSettings()
-    assert ISAAC.mcts == default
+    assert (ISAAC.mcts.c_puct, ISAAC.mcts.fpu_reduction) == (2.5, 0.0)
+    assert ISAAC.mcts.widen_factor == default.widen_factor
     assert FOUNDATIONS.mcts.fpu_reduction != default.fpu_reduction
     assert FOUNDATIONS.mcts.widen_factor != default.widen_factor
     cases = [(new_game("foundations"), FoundationsKnowledge(FOUNDATIONS), FOUNDATIONS),

@@ -165,3 +165,62 @@ def test_bad_input_to_the_tree_is_an_error_not_a_crash():
         _partner.guesses(scoring)
     with pytest.raises(ValueError, match="not an ISAAC move"):
         partner.tree_code(object())  # type: ignore[arg-type]
+
+
+def _two_plies_on(game: IsaacGame, tree: CTree) -> IsaacGame:
+    """`game` after the first two moves of the tree's most visited line."""
+    line = game.copy()
+    for code in tree.info()[1][:2]:
+        line.push(line.check_move(partner.tree_move(code)))
+    return line
+
+
+def test_a_kept_tree_moves_on_to_the_reply_with_what_it_searched_there():
+    game = POSITIONS[1]
+    tree = _tree(game)
+    tree.run(4000, 0, 0.0, 0.0, 0)
+    before = tree.info()
+    for same_or_elsewhere in (game, POSITIONS[2]):  # not 1 to 4 plies below: not found, the tree unchanged
+        root = [(partner.tree_code(m), p) for m, p in isaac_search.candidates(same_or_elsewhere, SETTINGS)]
+        assert tree.advance(partner.position_tuple(same_or_elsewhere), root, 9) == 0
+        assert tree.info() == before
+    line = _two_plies_on(game, tree)
+    root = isaac_search.candidates(line, SETTINGS)
+    assert partner.advance_tree(tree, line, root, 9)
+    _, _, kept, _, _, _, simulations, nodes = tree.info()
+    assert kept > 0 and simulations == nodes == 0
+    assert sum(v for _, _, v, _ in tree.root()) <= kept
+    assert [code for code, *_ in tree.root()] == [partner.tree_code(m) for m, _ in root]  # the caller's candidates
+    tree.run(1000, 0, 0.0, 0.0, 0)
+    _, pv, visits, _, _, _, simulations, _ = tree.info()
+    assert visits == kept + 1000 and simulations == 1000
+    _replay(line, [str(partner.tree_move(code)) for code in pv])  # legal from the new root
+
+
+def test_a_kept_tree_refuses_bad_input_and_stays_usable():
+    game = POSITIONS[3]
+    tree = _tree(game)
+    tree.run(2000, 0, 0.0, 0.0, 0)
+    line = _two_plies_on(game, tree)
+    root = [(partner.tree_code(m), p) for m, p in isaac_search.candidates(line, SETTINGS)]
+    taken = line.pieces(0)[0].index
+    with pytest.raises(ValueError, match="not a legal move"):
+        tree.advance(partner.position_tuple(line), [root[0], (taken, 1.0)], 1)
+    with pytest.raises(TypeError):
+        tree.advance(partner.position_tuple(line), root)  # no seed
+    assert tree.info()[2] == 2000  # unchanged
+    assert tree.advance(partner.position_tuple(line), root, 1) > 0
+
+
+def test_the_searcher_keeps_its_tree_from_one_move_to_the_next():
+    game = POSITIONS[4]
+    searcher = isaac_search.IsaacSearcher()
+    _, info = searcher.choose(game.copy(), context(SETTINGS, nodes=20000), random.Random(5))
+    line = game.copy()
+    for text in info.pv[:2]:
+        line.push(line.check_move(line.parse_move(text)))
+    kept, again = (searcher.choose(line.copy(), context(SETTINGS, nodes=20000), random.Random(6)) for _ in range(2))
+    fresh = isaac_search.IsaacSearcher().choose(line.copy(), context(replace(SETTINGS, reuse_tree=False), nodes=20000),
+                                                random.Random(6))
+    assert kept[1].visits > fresh[1].visits  # the reply's subtree was kept: more visits for the same new nodes
+    assert again == fresh  # a search repeated on one position starts afresh: the same answer as a new tree's
