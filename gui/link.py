@@ -1,7 +1,7 @@
 """One engine process seen from the GUI: start-up, request/answer, and a streamed search.
 
-Start-up, options, new games and shutdown are the referee's own (referee.player.EnginePlayer on
-referee.engine_process.EngineProcess): each engine runs in its own process group and `quit`,
+Start-up, options, new games and shutdown are the referee's own (referee.engines.player.EnginePlayer on
+referee.engines.process.EngineProcess): each engine runs in its own process group and `quit`,
 SIGTERM, SIGKILL end the whole group. What the referee does not need and a GUI does is here:
 answers to GUI commands (`steps`, `state`) and every `info` line of a search as it arrives.
 """
