@@ -29,12 +29,12 @@ NAME_CHARS = 40
 """Longest author or bot name."""
 
 
-def _serial_id() -> Column:
+def _serial_id() -> Column[int]:
     """A table's own key: a whole number the database gives each new row."""
     return Column("id", Integer, primary_key=True, autoincrement=True)
 
 
-def _results(default: int | None = None) -> list[Column]:
+def _results(default: int | None = None) -> list[Column[int]]:
     """Wins, draws and losses: a version's whole tally and its tally against one opponent."""
     return [Column(name, Integer, nullable=False, default=default) for name in ("wins", "draws", "losses")]
 

@@ -15,12 +15,12 @@ branch_labels = None
 depends_on = None
 
 
-def _serial_id() -> sa.Column:
+def _serial_id() -> sa.Column[int]:
     """A table's own key: a whole number the database gives each new row."""
     return sa.Column("id", sa.Integer, primary_key=True, autoincrement=True)
 
 
-def _results() -> list[sa.Column]:
+def _results() -> list[sa.Column[int]]:
     """Wins, draws and losses: a version's whole tally and its tally against one opponent."""
     return [sa.Column(name, sa.Integer, nullable=False) for name in ("wins", "draws", "losses")]
 
