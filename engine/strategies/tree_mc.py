@@ -27,12 +27,12 @@ from engine.games import playout_core_for
 from engine.games.parts import PlayoutCore
 from engine.games.treemc import GameTree, TreeInfo, TreeMCSettings
 from engine.search.winchance import win_probability_to_cp
-from protocol.errors import IllegalMoveError
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
 from .base import PLAY_DEFAULTS, Limits, PlayOptions
+from .vetting import first_accepted
 
 RUN_SIMULATIONS = 32
 """Simulations between two looks at `stop` and the reports (a few ms at most in every game)."""
@@ -93,7 +93,7 @@ class TreeMCStrategy:
                 break
         report(Info(string=f"treemc kept {kept} visits of its tree"))
         ctx.final_report(_info(tree.info()))  # the last line before bestmove: its line and score
-        return self._vetted(game, tree.ranked(), report)
+        return first_accepted(game, tree.ranked(), report, self.name)
 
     def _tree(self, core: PlayoutCore, settings: TreeMCSettings, game: Game,
               rng: random.Random) -> tuple[GameTree[Any], int]:
@@ -103,18 +103,6 @@ class TreeMCStrategy:
             return tree, tree.advance(game)
         tree = self._trees[game.name] = core.new_tree(game, settings, rng.getrandbits(64))
         return tree, 0
-
-    @staticmethod
-    def _vetted(game: Game, ranked: list[Move], report: Callable[[Info], None]) -> Move:
-        """The first of `ranked` the rules accept (its canonical form); else the first legal move."""
-        for move in ranked:
-            try:
-                return game.check_move(move)
-            except IllegalMoveError as e:
-                report(Info(string=f"treemc: the core's move {move} is illegal ({e.reason}); trying the next"))
-        fallback = next(iter(game.legal_moves()))
-        report(Info(string=f"treemc fell back to {fallback}"))
-        return fallback
 
     @staticmethod
     def _fallback(game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None],
