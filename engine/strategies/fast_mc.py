@@ -30,7 +30,7 @@ from protocol.messages import Info
 from protocol.moves import Move
 
 from .base import PLAY_DEFAULTS, Limits, PlayOptions
-from .vetting import first_accepted
+from .core_partners import first_accepted, played_instead
 
 PROGRESS_EVERY_S = 0.005
 """The core calls back this often: `stop`, the hard deadline and `info` lines are looked at then."""
@@ -88,8 +88,11 @@ class FastMCStrategy:
 
         started = time.monotonic()
         core = playout_core_for(game.name)
-        if core is None:
-            return self._fallback(game, limits, stop, report, rng, options)
+        if core is None:  # flatmc's Python playouts instead
+            from .flat_mc import FlatMCStrategy
+
+            return played_instead(FlatMCStrategy(), f"fastmc: no C playout core for {game.name} here (not compiled, or "
+                                  "none written); playing flatmc's Python playouts", game, limits, stop, report, rng, options)
         settings = self._settings(core, game)
         tm = TimeManager(limits, stop, moves_left=core.moves_left(game), start=started,
                          overhead_ms=options.move_overhead)
@@ -125,13 +128,3 @@ class FastMCStrategy:
         ctx.final_report(Info(depth=1, rollouts=answer.playouts, score_cp=win_probability_to_cp(answer.mean(best)),
                               pv=[str(answer.moves[best])]))
         return first_accepted(game, [answer.moves[i] for i in order], report, self.name)
-
-    @staticmethod
-    def _fallback(game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None],
-                  rng: random.Random, options: PlayOptions) -> Move:
-        """No core for this game here: flatmc's Python playouts, said once a move."""
-        from .flat_mc import FlatMCStrategy
-
-        report(Info(string=f"fastmc: no C playout core for {game.name} here (not compiled, or none written); "
-                           "playing flatmc's Python playouts"))
-        return FlatMCStrategy().choose(game, limits, stop, report, rng, options)

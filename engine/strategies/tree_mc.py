@@ -32,7 +32,7 @@ from protocol.messages import Info
 from protocol.moves import Move
 
 from .base import PLAY_DEFAULTS, Limits, PlayOptions
-from .vetting import first_accepted
+from .core_partners import first_accepted, played_instead
 
 RUN_SIMULATIONS = 32
 """Simulations between two looks at `stop` and the reports (a few ms at most in every game)."""
@@ -76,7 +76,10 @@ class TreeMCStrategy:
         core = playout_core_for(game.name)
         settings = self._settings(core, game) if core is not None else None
         if core is None or settings is None:
-            return self._fallback(game, limits, stop, report, rng, options)
+            from .fast_mc import FastMCStrategy
+
+            return played_instead(FastMCStrategy(), f"treemc: no C playout core with a tree for {game.name} here (not "
+                                  "compiled, or none written); playing fastmc", game, limits, stop, report, rng, options)
         tree, kept = self._tree(core, settings, game, rng)
         tm = TimeManager(limits, stop, moves_left=core.moves_left(game), start=started,
                          overhead_ms=options.move_overhead)
@@ -103,16 +106,6 @@ class TreeMCStrategy:
             return tree, tree.advance(game)
         tree = self._trees[game.name] = core.new_tree(game, settings, rng.getrandbits(64))
         return tree, 0
-
-    @staticmethod
-    def _fallback(game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None],
-                  rng: random.Random, options: PlayOptions) -> Move:
-        """No tree for this game here: fastmc, said once a move."""
-        from .fast_mc import FastMCStrategy
-
-        report(Info(string=f"treemc: no C playout core with a tree for {game.name} here (not compiled, or none "
-                           "written); playing fastmc"))
-        return FastMCStrategy().choose(game, limits, stop, report, rng, options)
 
 
 def _deep_enough(where: TreeInfo, limits: Limits) -> bool:

@@ -16,7 +16,7 @@ import pytest
 
 from engine.strategies import Limits, fast_mc, make_strategy
 from engine.strategies.base import PLAY_DEFAULTS, PlayOptions
-from engine.strategies.vetting import first_accepted
+from engine.strategies.core_partners import first_accepted
 from protocol import new_game
 from protocol.moves import PASS
 
