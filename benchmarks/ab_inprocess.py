@@ -35,24 +35,25 @@ import time
 from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games.tuning import parse_changes
 from engine.strategies import make_strategy
-from engine.strategies.base import Limits, PlayOptions
+from engine.strategies.base import Limits, PlayOptions, Strategy
 from engine.strategies.fast_mc import FastMCStrategy, playout_settings
 from engine.strategies.search_strategy import SearchStrategy
 from protocol import registry
-from protocol.moves import PASS
+from protocol.game import Game
+from protocol.games.hari.rules import HariGame
+from protocol.moves import PASS, Move
 
-Chooser = Callable[[Any, int, random.Random], Any]
+Chooser = Callable[[Game, int, random.Random], Move]
 
 PLAIN_CANDIDATES = 40
 
 
-def _playout_result(game: Any, move: Any, policy: Callable[[Any], Any], me: int) -> float:
+def _playout_result(game: Game, move: Move, policy: Callable[[Game], Move], me: int) -> float:
     """`me`'s result (1, 1/2, 0) after `move` and `policy` to the end; the game is left as it was."""
     game.push(move)
     pushed = 1
@@ -61,21 +62,22 @@ def _playout_result(game: Any, move: Any, policy: Callable[[Any], Any], me: int)
             game.push(policy(game))
             pushed += 1
         res = game.result()
+        assert res is not None  # the game is over
         return 0.5 if res.winner is None else float(res.winner == me)
     finally:
         for _ in range(pushed):
             game.pop()
 
 
-def plain_mc(game: Any, ms: int, rng: random.Random) -> Any:
+def plain_mc(game: Game, ms: int, rng: random.Random) -> Move:
     """Flat Monte Carlo with uniform playouts (see the module docstring)."""
     deadline = time.monotonic() + ms / 1000.0
     if game.count_legal_moves() <= PLAIN_CANDIDATES:
         moves = list(game.legal_moves())
     else:
-        seen: dict[str, Any] = {}
+        seen: dict[str, Move] = {}
         for _ in range(PLAIN_CANDIDATES * 3):
-            m = game.random_move(rng)
+            m = game.random_move(rng) or PASS
             seen.setdefault(str(m), m)
             if len(seen) >= PLAIN_CANDIDATES:
                 break
@@ -95,11 +97,12 @@ def plain_mc(game: Any, ms: int, rng: random.Random) -> Any:
     return moves[best]
 
 
-def _random_placement(game: Any, rng: random.Random) -> Any:
+def _random_placement(game: Game, rng: random.Random) -> Move:
     """A uniformly random slide-free HARI play: a playable length, then one of its placements (else its discard)."""
     from protocol.board import iter_placements
     from protocol.moves import HariMove
 
+    assert isinstance(game, HariGame), "slide-free plays are HARI's"
     base = next(game.slide_sets(), None)
     if base is None:
         return PASS
@@ -109,18 +112,19 @@ def _random_placement(game: Any, rng: random.Random) -> Any:
     return HariMove((), rng.choice(spots), 0) if spots else HariMove((), None, n)
 
 
-def place_mc(game: Any, ms: int, rng: random.Random) -> Any:
+def place_mc(game: Game, ms: int, rng: random.Random) -> Move:
     """HARI flat Monte Carlo without slides: every slide-free play (and each discard) is a
     candidate, playouts of uniformly random slide-free plays, UCB1, the best mean result."""
     from protocol.board import iter_placements
     from protocol.moves import HariMove
 
+    assert isinstance(game, HariGame), "placemc plays HARI"
     deadline = time.monotonic() + ms / 1000.0
     base = next(game.slide_sets(), None)
     if base is None:
         return PASS
     me = game.turn
-    moves: list[Any] = []
+    moves: list[Move] = []
     for n in game.playable_lengths(me):
         moves.extend(HariMove((), seg, 0) for seg in iter_placements(base.empty, n))
         moves.append(HariMove((), None, n))
@@ -152,7 +156,7 @@ def chooser(spec: str) -> Chooser:
         fixed = int(own_ms)
         inner = base
 
-        def base(game: Any, ms: int, rng: random.Random) -> Any:
+        def base(game: Game, ms: int, rng: random.Random) -> Move:
             return inner(game, fixed, rng)
     return base
 
@@ -182,11 +186,11 @@ def _chooser(name: str, changes: str = "") -> Chooser:
     if changes and name.removesuffix("+book") not in ("search", "fastmc"):
         raise SystemExit(f"ab_inprocess: only `search` and `fastmc` take settings, not {name!r}")
     if changes and name == "fastmc":
-        strategy: Any = FastMCStrategy(fastmc_variant(changes))
+        strategy: Strategy = FastMCStrategy(fastmc_variant(changes))
     else:
         strategy = SearchStrategy(search_variant(changes)) if changes else make_strategy(name.removesuffix("+book"))
 
-    def run(game: Any, ms: int, rng: random.Random) -> Any:
+    def run(game: Game, ms: int, rng: random.Random) -> Move:
         return strategy.choose(game.copy(), Limits(movetime=ms), threading.Event(), lambda info: None, rng,
                                PlayOptions(move_overhead=0, own_book=own_book))
     return run
@@ -207,6 +211,7 @@ def play_pair(job: tuple[str, str, str, list[str], int, int]) -> tuple[float, fl
             move = players[who](game.copy(), ms, rng)
             game.push(game.check_move(move))
         res = game.result()
+        assert res is not None  # the game is over
         points.append(0.5 if res.winner is None else float(res.winner == a_color))
     return points[0], points[1]
 

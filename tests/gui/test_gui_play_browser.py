@@ -99,10 +99,12 @@ def test_isaac_counter_is_placed_by_clicking_its_cell(server, browser):
     assert page.moves()[0] == ("d", "xc2e2:3")
     assert page.text("#clock-d .measure").startswith("score 3")
     # hands show each piece's value, as the board's badges do (a piece of length 7 is worth 6)
-    seven = page.el('#clock-l .hand-group[data-length="7"]')
-    assert seven.get_attribute("data-value") == "6" and seven.find_element("css selector", ".bar").text == "6"
+    # (read by one script each: the clocks are redrawn while the test reads them)
+    seven = page.js("const g = document.querySelector('#clock-l .hand-group[data-length=\"7\"]');"
+                    "return [g.dataset.value, g.querySelector('.bar').textContent];")
+    assert seven == ["6", "6"]
     badge = page.text('#board [data-segment="i1i5"] text')   # Light's length-5 piece: value 3 on the board
-    assert badge == "3" == page.el('#clock-l .hand-group[data-length="5"] .bar').text
+    assert badge == "3" == page.text('#clock-l .hand-group[data-length="5"] .bar')
     assert page.errors() == []
 
 

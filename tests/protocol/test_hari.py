@@ -417,24 +417,27 @@ def test_slide_rejections_name_the_broken_rule():
     assert game.is_legal(game.parse_move("d0d2>d7d9,x3"))
 
 
-def test_play_rejections_name_the_broken_rule():
-    # Dark has placed one 6 and discarded the other: it may play only its 7 now.
-    game = HariGame.from_position("hari a0f0/a9c9,j0j2 3333344445557/3334444555667 d -")
-    with pytest.raises(IllegalMoveError, match="no piece of length 6 in hand"):
-        game.parse_move("a5f5")
-    with pytest.raises(IllegalMoveError, match=r"a length-3 piece is shorter than your last play \(6\)"):
-        game.parse_move("x3")
-    with pytest.raises(IllegalMoveError, match="overlaps a piece at a9"):
-        game.parse_move("a9g9")
-    with pytest.raises(IllegalMoveError, match="overlaps a piece at a0"):
-        game.parse_move("a0g0")
+# Dark has placed one 6 and discarded the other: it may play only its 7 now.
+DARK_HOLDS_ONLY_ITS_7 = "hari a0f0/a9c9,j0j2 3333344445557/3334444555667 d -"
+
+
+@pytest.mark.parametrize("text, error, match", [
+    ("a5f5", IllegalMoveError, "no piece of length 6 in hand"),
+    ("x3", IllegalMoveError, r"a length-3 piece is shorter than your last play \(6\)"),
+    ("a9g9", IllegalMoveError, "overlaps a piece at a9"),
+    ("a0g0", IllegalMoveError, "overlaps a piece at a0"),
+    ("pass", IllegalMoveError, "cannot pass while a move exists"),
+    ("a0c0>,x4", NotationError, ""),
+    ("x8", NotationError, ""),
+])
+def test_play_rejections_name_the_broken_rule(text, error, match):
+    with pytest.raises(error, match=match):
+        HariGame.from_position(DARK_HOLDS_ONLY_ITS_7).parse_move(text)
+
+
+def test_the_slide_that_frees_the_row_makes_the_placement_legal_and_a_place_is_not_a_hari_move():
+    game = HariGame.from_position(DARK_HOLDS_ONLY_ITS_7)
     assert game.parse_move("a0f0>off,a0g0") == HariMove((Slide(seg("a0f0"), None),), seg("a0g0"))
-    with pytest.raises(IllegalMoveError, match="cannot pass while a move exists"):
-        game.parse_move("pass")
-    with pytest.raises(NotationError):
-        game.parse_move("a0c0>,x4")
-    with pytest.raises(NotationError):
-        game.parse_move("x8")
     with pytest.raises(IllegalMoveError, match="not a HARI move"):
         game.check_move(Place(seg("e5g5")))
 

@@ -178,14 +178,19 @@ def test_example_2_moving_to_36_blocks_light_who_is_out():
     assert "higher score" in res.reason
 
 
-def test_example_2_which_new_scores_block_light():
+def blocking_scores(position: str, removal: str, scores: range) -> list[int]:
+    """The new scores of `removal` after which the opponent can only pass."""
     blocking = []
-    for t in range(35, 40):
-        g = IsaacGame.from_position(EXAMPLE_2)
-        g.play(f"xd4d9:{t}")
+    for t in scores:
+        g = IsaacGame.from_position(position)
+        g.play(f"{removal}:{t}")
         if list(g.legal_moves()) == [PASS]:
             blocking.append(t)
-    assert blocking == [35, 36]  # f3 and g3 lie on a3g3; 37..39 do not
+    return blocking
+
+
+def test_example_2_which_new_scores_block_light():
+    assert blocking_scores(EXAMPLE_2, "xd4d9", range(35, 40)) == [35, 36]  # f3 and g3 lie on a3g3; 37..39 do not
 
 
 # Example 3 (002): as Example 2 but Dark's counter is on column d (33 = d3, on
@@ -205,13 +210,7 @@ def test_example_3_counter_on_the_line_doubles():
 
 
 def test_example_3_sacrifice_blocks_light():
-    blocking = []
-    for t in range(33, 42):
-        g = IsaacGame.from_position(EXAMPLE_3)
-        g.play(f"xd4d9:{t}")
-        if list(g.legal_moves()) == [PASS]:
-            blocking.append(t)
-    assert blocking == [33, 34, 35, 36]
+    assert blocking_scores(EXAMPLE_3, "xd4d9", range(33, 42)) == [33, 34, 35, 36]
 
 
 # Italian summary (003): Light ("il bianco") removes its length-5 piece lying

@@ -34,19 +34,23 @@ def test_go_round_trip():
     assert parse_go("go perft 2").format() == "go perft 2"
 
 
-@pytest.mark.parametrize("line,column,fragment", [
-    ("go depth x", 10, "whole number"),
-    ("go depth", 9, "needs a number"),
-    ("go foo 3", 4, "unknown parameter 'foo'"),
-    ("go depth 0", 10, "at least 1"),
-    ("go depth 3 depth 4", 12, "given twice"),
-    ("go wtime 3 p1time 4", 12, "given twice"),
-    ("go perft 2 depth 3", 1, "no other"),
-    ("go ponder", 4, "not supported"),
+@pytest.mark.parametrize("parse,line,column,fragment", [
+    (parse_go, "go depth x", 10, "whole number"),
+    (parse_go, "go depth", 9, "needs a number"),
+    (parse_go, "go foo 3", 4, "unknown parameter 'foo'"),
+    (parse_go, "go depth 0", 10, "at least 1"),
+    (parse_go, "go depth 3 depth 4", 12, "given twice"),
+    (parse_go, "go wtime 3 p1time 4", 12, "given twice"),
+    (parse_go, "go perft 2 depth 3", 1, "no other"),
+    (parse_go, "go ponder", 4, "not supported"),
+    (parse_position_command, "position", 9, "startpos"),
+    (parse_position_command, "position foo", 10, "'foo'"),
+    (parse_position_command, "position startpos a0a2", 19, "'moves'"),
+    (parse_position_command, "position fen", 13, "needs a position"),
 ])
-def test_bad_go(line, column, fragment):
+def test_bad_commands_name_the_column_and_the_fault(parse, line, column, fragment):
     with pytest.raises(ProtocolError) as e:
-        parse_go(line)
+        parse(line)
     assert e.value.column == column and fragment in e.value.message
 
 
@@ -55,18 +59,6 @@ def test_position_commands():
     cmd = parse_position_command("position fen hari -/- 3/3 d - moves a0a2 x4")
     assert cmd == PositionCommand("hari -/- 3/3 d -", ["a0a2", "x4"])
     assert parse_position_command(cmd.format()) == cmd
-
-
-@pytest.mark.parametrize("line,column,fragment", [
-    ("position", 9, "startpos"),
-    ("position foo", 10, "'foo'"),
-    ("position startpos a0a2", 19, "'moves'"),
-    ("position fen", 13, "needs a position"),
-])
-def test_bad_position_commands(line, column, fragment):
-    with pytest.raises(ProtocolError) as e:
-        parse_position_command(line)
-    assert e.value.column == column and fragment in e.value.message
 
 
 def test_setoption_names_and_values_with_spaces():

@@ -119,7 +119,7 @@ static int call_progress(const Budget *b, const Arms *a) {
 
 /* UCB1 over `narms` arms until a limit: at least one playout, at most the limits. 0, or -1 with a
  * Python error set (the progress callback raised). Called with the GIL held. */
-static int run_flat_mc(PlayoutFn playout, const void *game, int narms, const Budget *b, Arms *a) {
+static int run_flat_mc(PlayoutFn play_arm, const void *game, int narms, const Budget *b, Arms *a) {
     memset(a, 0, sizeof(*a));
     a->narms = narms;
     Rng rng = b->seed;
@@ -128,7 +128,7 @@ static int run_flat_mc(PlayoutFn playout, const void *game, int narms, const Bud
     PyThreadState *released = PyEval_SaveThread();
     for (;;) {
         int arm = ucb_pick(a, b->ucb_c);
-        record(a, arm, playout(game, arm, &rng, &a->nodes));
+        record(a, arm, play_arm(game, arm, &rng, &a->nodes));
         if (b->node_limit && a->nodes >= b->node_limit) break;
         if (b->playout_limit && a->playouts >= b->playout_limit) break;
         if (b->deadline > 0.0 || next_call > 0.0) {

@@ -300,20 +300,16 @@ def test_rejected_position_keeps_the_previous_one(engine):
     assert any(line.startswith("Position: isaac c3c7/a0a2 ") for line in lines)
 
 
-def test_illegal_move_names_the_rule(engine):
-    use(engine, "isaac", "greedy")
-    bad = "position startpos moves c3c7 c5e5"
+@pytest.mark.parametrize("variant, bad, fault, expected", [
+    ("isaac", "position startpos moves c3c7 c5e5", "c5e5", "move 2 'c5e5' at column {column}: illegal:"),
+    ("hari", "position fen hari -/- 333334444555667/333334444555667 x -", "x ",
+     "bad position string at column {column}"),
+])
+def test_an_illegal_move_or_bad_position_string_names_its_column(engine, variant, bad, fault, expected):
+    use(engine, variant, "greedy")
     engine.send(bad)
     error, = errors_of(engine.sync())
-    assert f"move 2 'c5e5' at column {bad.index('c5e5') + 1}: illegal:" in error
-
-
-def test_bad_position_string_names_the_column(engine):
-    use(engine, "hari")
-    bad = "position fen hari -/- 333334444555667/333334444555667 x -"
-    engine.send(bad)
-    error, = errors_of(engine.sync())
-    assert f"bad position string at column {bad.index(' x ') + 2}" in error
+    assert expected.format(column=bad.index(fault) + 1) in error
 
 
 def test_position_of_another_game_is_refused(engine):
