@@ -7,8 +7,9 @@ is the database's key). The referee keys a worker's engine processes by a run ke
 changes whenever the roster changes (a version enters or leaves), so the workers always know the
 engines they are asked to play, and the engines of an old key are released once its tasks end.
 
-Per-game stderr is not collected on a cluster (the referee's workers keep only its tail, which a
-crash's reason carries). A lost scheduler makes the ladder stop with ClusterError: the server
+Each game's stderr comes back too: the task makes its players through ladder/capture.py's
+StderrPairPlayers, which sends the game's head and tail of each side beside its record; it is
+stored as a local game's is. A lost scheduler makes the ladder stop with ClusterError: the server
 ends with a message, the pairs in flight stay `running` and are played again by the next start.
 """
 
@@ -23,7 +24,8 @@ from referee.matches.cluster import ClusterError, _dask, _scheduler_gone, play_p
 from referee.matches.live import LiveGames
 
 from ..db.results import Pair
-from .runner import OnGame, PlannedGame
+from .capture import STDERR_KEY, StderrPairPlayers, from_message
+from .runner import OnGame, PlannedGame, stderr_parts
 
 
 class DaskPairs:
@@ -92,13 +94,13 @@ class DaskPairs:
         records = dd.Queue(f"{key}-records", client=client)
         task_games = [(g.spec, g.dark.engine_name, g.light.engine_name) for g in games]
         self._keys[key] = self._keys.get(key, 0) + 1
-        future = client.submit(play_pair_task, key, specs, task_games, self.options,
+        future = client.submit(play_pair_task, key, specs, task_games, self.options, StderrPairPlayers(),
                                key=f"{key}-pair-{pair.id}-{uuid.uuid4().hex[:6]}", pure=False)
-        wanted = {g.spec.game_id for g in games}
+        wanted = {g.spec.game_id: g for g in games}
         seen: set[int] = set()
         going = True
         try:
-            while wanted - seen and not future.done():
+            while wanted.keys() - seen and not future.done():
                 try:
                     record = await asyncio.wait_for(records.get(), timeout=1.0)
                 except TimeoutError:
@@ -115,13 +117,17 @@ class DaskPairs:
         finally:
             self._keys[key] -= 1
 
-    async def _take(self, record: dict[str, Any], wanted: set[int], seen: set[int], on_game: OnGame) -> bool:
+    async def _take(self, message: dict[str, Any], wanted: dict[int, PlannedGame], seen: set[int],
+                    on_game: OnGame) -> bool:
+        """A worker's message (the game's record, and its stderr under STDERR_KEY), counted once."""
+        record = dict(message)
+        sides = from_message(record.pop(STDERR_KEY, None))
         game_id = record.get("game_id")
         if not isinstance(game_id, int) or game_id not in wanted or game_id in seen:
             return True
         seen.add(game_id)
         self.live.finished(game_id)
-        return await on_game(record, [])
+        return await on_game(record, stderr_parts(wanted[game_id], sides))
 
     async def close(self) -> None:
         if self.client is None:
