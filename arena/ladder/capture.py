@@ -106,8 +106,9 @@ def captured(player: EnginePlayer) -> Captured:
 
 
 def from_message(value: Any) -> list[Captured]:
-    """The [dark, light] captures of a worker's message (STDERR_KEY); anything malformed is nothing."""
-    if not isinstance(value, list) or len(value) != 2:
+    """The [dark, light] captures of a worker's message (STDERR_KEY; a Dask Queue hands lists back as
+    tuples); anything malformed is nothing."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
         return [None, None]
     out: list[Captured] = []
     for item in value:
