@@ -41,6 +41,8 @@ class DaskPairs:
         self.client: Any = None
         self._keys: dict[str, int] = {}   # run key -> tasks in flight
         self._lock = asyncio.Lock()
+        self._lost = False
+        """The scheduler is gone: nothing to release on the workers (asking would wait out Dask's timeouts)."""
 
     @property
     def run_key(self) -> str:
@@ -112,6 +114,7 @@ class DaskPairs:
         except (OSError, asyncio.CancelledError) as exc:
             if isinstance(exc, asyncio.CancelledError) or not await _scheduler_gone(client):
                 raise
+            self._lost = True
             raise ClusterError(f"--cluster {self.address}: lost the Dask scheduler ({str(exc)[:200] or type(exc).__name__}); "
                                f"finished games are recorded: start the server again once the cluster is up") from None
         finally:
@@ -133,7 +136,7 @@ class DaskPairs:
         if self.client is None:
             return
         try:
-            for key in list(self._keys):
+            for key in [] if self._lost else list(self._keys):
                 await self.client.run(release_run, key, on_error="ignore")
         except OSError:
             pass
