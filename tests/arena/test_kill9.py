@@ -69,8 +69,8 @@ def test_kill_9_at_any_moment_loses_no_game_and_no_submission(tmp_path, serve):
         assert played >= seen, "a recorded game was lost"
         assert counted == 2 * played, "the bots' counts are those of the recorded games"
         seen = played
-        time.sleep(1.5)   # the referee's watchdog ends the engines of a killed server
-        assert bot_processes(directory / "bots") == []
+        # the referee's watchdog ends the engines of a killed server
+        wait_for(lambda: bot_processes(directory / "bots") == [], 10)
         server.handle.close()
         server.start()
         wait_for(lambda at_least=seen + 2: counts(engine)[0] >= at_least, 120)
