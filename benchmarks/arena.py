@@ -2,6 +2,7 @@
 
     python benchmarks/arena.py pages  [--bots 200] [--games 200000] [--database sqlite|postgres] [--requests 300]
     python benchmarks/arena.py load   [--bots 200] [--games 200000] [--clients 100] [--seconds 60] [--database ...]
+                                      [--arena DIR]
     python benchmarks/arena.py rate   [--bots 4] [--games 400] [--game hari] [--runs 3]
     python benchmarks/arena.py memory [--games 100000] [--every 2000]
     python benchmarks/arena.py intake [--runs 3]
@@ -14,7 +15,8 @@ pages: an arena database filled with --bots playing versions and --games recorde
 load: the same database; --clients concurrent clients (asyncio, keep-alive) for --seconds, each
   asking in turn the leaderboard, its JSON, a random bot's page and its JSON, the next request at
   once (or after a pause of mean --think seconds, as people reading pages): requests, errors,
-  median, 95th and 99th percentile.
+  median, 95th and 99th percentile. --arena DIR (SQLite): the arena in DIR, made and filled on first
+  use and reused after, so runs to compare (two versions of the server) skip the filling.
 rate: the same random players (tests/engines/bad/good_random.py) as an `isaac-referee tournament`
   (--concurrency 1) and as --bots bots of an arena (`--workers 1`, sandbox none): games per second
   of each over --games games, alternating, medians over --runs.
@@ -274,12 +276,28 @@ def cmd_pages(args: argparse.Namespace) -> None:
                 pg.stop()
 
 
+def kept_arena(directory: Path, n_bots: int, n_games: int) -> list[str]:
+    """--arena: the arena in `directory`, made and filled the first time; its bots' names."""
+    if not (directory / "arena.toml").exists():
+        new_arena(directory)
+        fill(directory, n_bots, n_games)
+    engine = open_database(load_arena(directory).database_url())
+    with engine.connect() as db:
+        names = list(db.execute(select(bots.c.name).order_by(bots.c.id)).scalars())
+    engine.dispose()
+    return names
+
+
 def cmd_load(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         url, pg = database_url(args.database, Path(tmp))
         try:
-            directory, _ = new_arena(Path(tmp) / "arena", url)
-            names = fill(directory, args.bots, args.games)
+            if args.arena:
+                directory = Path(args.arena).resolve()
+                names = kept_arena(directory, args.bots, args.games)
+            else:
+                directory, _ = new_arena(Path(tmp) / "arena", url)
+                names = fill(directory, args.bots, args.games)
             server = Server(directory, "--no-ladder")
             try:
                 latencies: list[float] = []
@@ -472,6 +490,7 @@ def main() -> None:
         s.add_argument("--seconds", type=float, default=60)
         s.add_argument("--think", type=float, default=0.0,
                        help="load: a client's mean pause between requests (0: at once, the hardest case)")
+        s.add_argument("--arena", default="", help="load, SQLite: this arena directory, filled on first use, reused after")
         s.set_defaults(run=run)
     s = sub.add_parser("rate")
     s.add_argument("--bots", type=int, default=4)

@@ -16,7 +16,10 @@ ends with a message, the pairs in flight stay `running` and are played again by 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 from referee.engines.process import EngineSpec
@@ -141,5 +144,21 @@ class DaskPairs:
         except OSError:
             pass
         finally:
-            await self.client.close(timeout=10)
+            with _quiet_client_log(self._lost):
+                await self.client.close(timeout=10)
             self.client = None
+
+
+@contextlib.contextmanager
+def _quiet_client_log(quiet: bool) -> Iterator[None]:
+    """With the scheduler gone, the Dask client is still trying to reconnect when it is closed, and
+    logs that attempt's cancellation as an error with a traceback: not news (the server has said in
+    one line that the scheduler is lost), so its log is held back while it closes."""
+    logger = logging.getLogger("distributed.client")
+    level = logger.level
+    if quiet:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
