@@ -4,8 +4,9 @@ deleting, the host's actions), each refused with a status and one sentence when 
 Reads run in Starlette's thread pool (the database calls block); the leaderboard is cached until
 the ladder records a game or a version comes or goes (at most one second when another process
 writes). A cached page is answered from the event loop, without a trip to a thread, and as ready
-bytes to a visitor who is not signed in (the crowd's case: most requests cost only HTTP). Any unexpected error is logged on the server with its traceback and answered 500 with
-one line: a request never shows a traceback.
+bytes to a visitor who is not signed in (the crowd's case: most requests cost only HTTP). Any
+unexpected error is logged on the server with its traceback and answered 500 with one line: a
+request never shows a traceback.
 """
 
 from __future__ import annotations
