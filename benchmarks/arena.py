@@ -15,7 +15,8 @@ pages: an arena database filled with --bots playing versions and --games recorde
 load: the same database; --clients concurrent clients (asyncio, keep-alive) for --seconds, each
   asking in turn the leaderboard, its JSON, a random bot's page and its JSON, the next request at
   once (or after a pause of mean --think seconds, as people reading pages): requests, errors,
-  median, 95th and 99th percentile. --arena DIR (SQLite): the arena in DIR, made and filled on first
+  median, 95th and 99th percentile, and the server's CPU time a request (what a change to the server
+  saves, less disturbed by other jobs on the machine than the rates are). --arena DIR (SQLite): the arena in DIR, made and filled on first
   use and reused after, so runs to compare (two versions of the server) skip the filling.
 rate: the same random players (tests/engines/bad/good_random.py) as an `isaac-referee tournament`
   (--concurrency 1) and as --bots bots of an arena (`--workers 1`, sandbox none): games per second
@@ -193,6 +194,12 @@ class Server:
                     return int(line.split()[1]) / 1024
         return 0.0
 
+    def cpu_s(self) -> float:
+        """The server process's CPU time so far (user + system), in seconds."""
+        with open(f"/proc/{self.proc.pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGTERM)
@@ -331,12 +338,14 @@ def cmd_load(args: argparse.Namespace) -> None:
                     end = time.monotonic() + args.seconds
                     await asyncio.gather(*(client(n, end) for n in range(args.clients)))
 
-                t0 = time.monotonic()
+                t0, cpu0 = time.monotonic(), server.cpu_s()
                 asyncio.run(run())
-                spent = time.monotonic() - t0
+                spent, cpu = time.monotonic() - t0, server.cpu_s() - cpu0
                 print(f"{args.database}: {args.clients} clients (think {args.think:g} s) for {spent:.0f} s: {len(latencies)} requests "
                       f"({len(latencies) / spent:.0f}/s), {len(errors)} errors; median {pct(latencies, 0.5):.0f} ms, "
-                      f"p95 {pct(latencies, 0.95):.0f} ms, p99 {pct(latencies, 0.99):.0f} ms; server RSS {server.rss_mb():.0f} MB")
+                      f"p95 {pct(latencies, 0.95):.0f} ms, p99 {pct(latencies, 0.99):.0f} ms; server RSS {server.rss_mb():.0f} MB, "
+                      f"server CPU {cpu:.1f} s ({1e6 * cpu / max(1, len(latencies)):.0f} us a request); "
+                      f"load average {os.getloadavg()[0]:.1f}")
                 for error in errors[:5]:
                     print("  error:", error)
             finally:
