@@ -12,18 +12,11 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    field_validator,
-)
+from pydantic import AfterValidator, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from protocol import registry
+from referee.formats.schema import ClosedModel, TimeControlText
+from referee.formats.textfile import UnreadableFile, read_text_file
 from referee.formats.timecontrol import TimeControl
 from referee.matches.openings import OpeningBook, OpeningError, parse_source
 
@@ -36,11 +29,23 @@ class ArenaConfigError(Exception):
     """The arena directory or its arena.toml cannot be used; the message says what and where."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+def _known_and_distinct(games: list[str]) -> list[str]:
+    for game in games:
+        if game not in registry.names():
+            raise ValueError(f"unknown game {game!r}: one of {', '.join(registry.names())}")
+    if len(set(games)) != len(games):
+        raise ValueError("a game is named twice")
+    return games
 
 
-class Limits(_Strict):
+def _absolute(paths: list[str]) -> list[str]:
+    for path in paths:
+        if not os.path.isabs(path):
+            raise ValueError(f"readable path {path!r} must be absolute")
+    return paths
+
+
+class Limits(ClosedModel):
     """What a bot process may use while it plays."""
 
     memory_mb: Annotated[StrictInt, Field(ge=16, le=1 << 20)] = 1024
@@ -48,7 +53,7 @@ class Limits(_Strict):
     start_timeout: Annotated[float, Field(gt=0, le=600)] = 10.0
 
 
-class Build(_Strict):
+class Build(ClosedModel):
     """What a bot's build command may use (it runs once per submission, in the sandbox)."""
 
     seconds: Annotated[StrictInt, Field(ge=1, le=24 * 3600)] = 300
@@ -58,7 +63,7 @@ class Build(_Strict):
     log_kb: Annotated[StrictInt, Field(ge=1, le=10_240)] = 128
 
 
-class Archive(_Strict):
+class Archive(ClosedModel):
     """What a submitted archive may hold."""
 
     max_mb: Annotated[StrictInt, Field(ge=1, le=4096)] = 20
@@ -66,7 +71,7 @@ class Archive(_Strict):
     max_files: Annotated[StrictInt, Field(ge=1, le=1_000_000)] = 2000
 
 
-class Ladder(_Strict):
+class Ladder(ClosedModel):
     """How the ladder plays and when it gives up on a bot."""
 
     games_per_pairing: Annotated[StrictInt, Field(ge=2, le=16, multiple_of=2)] = 2
@@ -76,47 +81,23 @@ class Ladder(_Strict):
     seed: StrictInt = 1
 
 
-class ArenaConfig(_Strict):
+class ArenaConfig(ClosedModel):
     """arena.toml: docs/arena.md describes every key."""
 
     name: Annotated[StrictStr, Field(min_length=1, max_length=80)] = "isaac-arena"
-    games: Annotated[list[StrictStr], Field(min_length=1, max_length=3)]
-    tc: StrictStr = "st=0.1"
+    games: Annotated[list[StrictStr], Field(min_length=1, max_length=3), AfterValidator(_known_and_distinct)]
+    tc: TimeControlText = "st=0.1"
     openings: StrictStr = ""
     """'' (each game's default: the shipped balanced book for FOUNDATIONS and HARI), 'book',
     'startpos', 'random:PLIES' or a file of openings (relative to the arena directory)."""
     database: StrictStr = "sqlite:///arena.db"
     sandbox: Literal["bwrap", "none"] = "bwrap"
-    readable: list[StrictStr] = []
+    readable: Annotated[list[StrictStr], AfterValidator(_absolute)] = []
     """Paths every bot may read in the sandbox (a shared runtime the host offers), absolute."""
     limits: Limits = Limits()
     build: Build = Build()
     archive: Archive = Archive()
     ladder: Ladder = Ladder()
-
-    @field_validator("games")
-    @classmethod
-    def _known_games(cls, games: list[str]) -> list[str]:
-        for game in games:
-            if game not in registry.names():
-                raise ValueError(f"unknown game {game!r}: one of {', '.join(registry.names())}")
-        if len(set(games)) != len(games):
-            raise ValueError("a game is named twice")
-        return games
-
-    @field_validator("tc")
-    @classmethod
-    def _time_control(cls, text: str) -> str:
-        TimeControl.parse(text)   # ValueError names the part
-        return text
-
-    @field_validator("readable")
-    @classmethod
-    def _absolute(cls, paths: list[str]) -> list[str]:
-        for path in paths:
-            if not os.path.isabs(path):
-                raise ValueError(f"readable path {path!r} must be absolute")
-        return paths
 
     def time_control(self) -> TimeControl:
         return TimeControl.parse(self.tc)
@@ -199,9 +180,9 @@ def load_arena(directory: str | Path) -> Arena:
         raise ArenaConfigError(f"{path} is not an arena directory (no {CONFIG_NAME}; make one with "
                                f"isaac-arena init {path} --game GAME)")
     try:
-        text = config_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ArenaConfigError(f"{config_path}: cannot be read: {exc}") from None
+        text = read_text_file(config_path, str(config_path))
+    except UnreadableFile as exc:
+        raise ArenaConfigError(str(exc)) from None
     return Arena(path, parse_config(text, str(config_path)))
 
 

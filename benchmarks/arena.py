@@ -2,6 +2,7 @@
 
     python benchmarks/arena.py pages  [--bots 200] [--games 200000] [--database sqlite|postgres] [--requests 300]
     python benchmarks/arena.py load   [--bots 200] [--games 200000] [--clients 100] [--seconds 60] [--database ...]
+                                      [--arena DIR]
     python benchmarks/arena.py rate   [--bots 4] [--games 400] [--game hari] [--runs 3]
     python benchmarks/arena.py memory [--games 100000] [--every 2000]
     python benchmarks/arena.py intake [--runs 3]
@@ -14,7 +15,9 @@ pages: an arena database filled with --bots playing versions and --games recorde
 load: the same database; --clients concurrent clients (asyncio, keep-alive) for --seconds, each
   asking in turn the leaderboard, its JSON, a random bot's page and its JSON, the next request at
   once (or after a pause of mean --think seconds, as people reading pages): requests, errors,
-  median, 95th and 99th percentile.
+  median, 95th and 99th percentile, and the server's CPU time a request (what a change to the server
+  saves, less disturbed by other jobs on the machine than the rates are). --arena DIR (SQLite): the arena in DIR, made and filled on first
+  use and reused after, so runs to compare (two versions of the server) skip the filling.
 rate: the same random players (tests/engines/bad/good_random.py) as an `isaac-referee tournament`
   (--concurrency 1) and as --bots bots of an arena (`--workers 1`, sandbox none): games per second
   of each over --games games, alternating, medians over --runs.
@@ -191,6 +194,12 @@ class Server:
                     return int(line.split()[1]) / 1024
         return 0.0
 
+    def cpu_s(self) -> float:
+        """The server process's CPU time so far (user + system), in seconds."""
+        with open(f"/proc/{self.proc.pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGTERM)
@@ -274,12 +283,28 @@ def cmd_pages(args: argparse.Namespace) -> None:
                 pg.stop()
 
 
+def kept_arena(directory: Path, n_bots: int, n_games: int) -> list[str]:
+    """--arena: the arena in `directory`, made and filled the first time; its bots' names."""
+    if not (directory / "arena.toml").exists():
+        new_arena(directory)
+        fill(directory, n_bots, n_games)
+    engine = open_database(load_arena(directory).database_url())
+    with engine.connect() as db:
+        names = list(db.execute(select(bots.c.name).order_by(bots.c.id)).scalars())
+    engine.dispose()
+    return names
+
+
 def cmd_load(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         url, pg = database_url(args.database, Path(tmp))
         try:
-            directory, _ = new_arena(Path(tmp) / "arena", url)
-            names = fill(directory, args.bots, args.games)
+            if args.arena:
+                directory = Path(args.arena).resolve()
+                names = kept_arena(directory, args.bots, args.games)
+            else:
+                directory, _ = new_arena(Path(tmp) / "arena", url)
+                names = fill(directory, args.bots, args.games)
             server = Server(directory, "--no-ladder")
             try:
                 latencies: list[float] = []
@@ -313,12 +338,14 @@ def cmd_load(args: argparse.Namespace) -> None:
                     end = time.monotonic() + args.seconds
                     await asyncio.gather(*(client(n, end) for n in range(args.clients)))
 
-                t0 = time.monotonic()
+                t0, cpu0 = time.monotonic(), server.cpu_s()
                 asyncio.run(run())
-                spent = time.monotonic() - t0
+                spent, cpu = time.monotonic() - t0, server.cpu_s() - cpu0
                 print(f"{args.database}: {args.clients} clients (think {args.think:g} s) for {spent:.0f} s: {len(latencies)} requests "
                       f"({len(latencies) / spent:.0f}/s), {len(errors)} errors; median {pct(latencies, 0.5):.0f} ms, "
-                      f"p95 {pct(latencies, 0.95):.0f} ms, p99 {pct(latencies, 0.99):.0f} ms; server RSS {server.rss_mb():.0f} MB")
+                      f"p95 {pct(latencies, 0.95):.0f} ms, p99 {pct(latencies, 0.99):.0f} ms; server RSS {server.rss_mb():.0f} MB, "
+                      f"server CPU {cpu:.1f} s ({1e6 * cpu / max(1, len(latencies)):.0f} us a request); "
+                      f"load average {os.getloadavg()[0]:.1f}")
                 for error in errors[:5]:
                     print("  error:", error)
             finally:
@@ -472,6 +499,7 @@ def main() -> None:
         s.add_argument("--seconds", type=float, default=60)
         s.add_argument("--think", type=float, default=0.0,
                        help="load: a client's mean pause between requests (0: at once, the hardest case)")
+        s.add_argument("--arena", default="", help="load, SQLite: this arena directory, filled on first use, reused after")
         s.set_defaults(run=run)
     s = sub.add_parser("rate")
     s.add_argument("--bots", type=int, default=4)

@@ -17,7 +17,7 @@ scheduling), and for each game search lost, the reason and its last `info` lines
 as the record keeps them (`forfeited_move`, with when the referee read each).
 
 Part 2, for each game, N fresh `python -m engine` processes: time from spawn to
-`uciok`, then `setoption` (variant, Strategy=search), `isready`, and
+`uciok`, then `setoption` (variant, Strategy=search), `ucinewgame` + `isready`, and
 `position startpos moves <two plies>` + `go movetime 100` written together (as the
 referee does); time from that write to `bestmove`. Prints median and max of each.
 
@@ -37,14 +37,15 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fresh_engine import first_move
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 GAMES = ("isaac", "foundations", "hari")
-OPENING_PLIES = {"isaac": "b2b6 j2j6", "foundations": "h3j3 f9i9", "hari": "h3j3 f9i9"}
-"""Two legal plies from each start position (the first moves of a fresh engine follow them)."""
 _FORFEIT_RE = re.compile(r"answered .* after (?P<ms>[0-9]+) ms; (?P<allowed>[0-9]+) ms allowed")
 
 
@@ -214,48 +215,13 @@ def report_matches(args: argparse.Namespace, root: Path) -> None:
                     print(f"        {outside}")
 
 
-def _read_until(proc: subprocess.Popen, prefix: str) -> float:
-    assert proc.stdout is not None
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"engine ended before {prefix!r}")
-        if line.startswith(prefix):
-            return time.monotonic()
-
-
-def first_move(game: str, movetime: int) -> tuple[float, float]:
-    """(ms spawn -> uciok, ms position+go -> bestmove) of one fresh engine."""
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, bufsize=1, env=env, cwd=REPO)
-    assert proc.stdin is not None
-    try:
-        proc.stdin.write("uci\n")
-        proc.stdin.flush()
-        uciok = (_read_until(proc, "uciok") - started) * 1000
-        proc.stdin.write(f"setoption name UCI_Variant value {game}\nsetoption name Strategy value search\n"
-                         "isready\n")
-        proc.stdin.flush()
-        _read_until(proc, "readyok")
-        sent = time.monotonic()
-        proc.stdin.write(f"position startpos moves {OPENING_PLIES[game]}\ngo movetime {movetime}\n")
-        proc.stdin.flush()
-        answered = (_read_until(proc, "bestmove") - sent) * 1000
-        proc.stdin.write("quit\n")
-        proc.stdin.flush()
-    finally:
-        proc.wait(timeout=10)
-    return uciok, answered
-
-
 def report_latency(args: argparse.Namespace) -> None:
     print(f"fresh engines, {args.latency_runs} per game: spawn -> uciok, and position+go movetime "
           f"{args.movetime} -> bestmove (ms)")
     for game in args.game:
         with LoadSampler() as load:
-            runs = [first_move(game, args.movetime) for _ in range(args.latency_runs)]
+            runs = [first_move([sys.executable, "-m", "engine"], game, args.movetime, together=True)
+                    for _ in range(args.latency_runs)]
         ups = [u for u, _ in runs]
         firsts = [f for _, f in runs]
         over = sum(f > args.movetime for f in firsts)

@@ -21,7 +21,8 @@ from .board import board_svg_text
 from .config import GuiConfig
 from .entry import EntryError, MoveEntry
 from .export import GameLine, export, now_text
-from .link import EngineError, EngineLink
+from .link import EngineError, EngineLink, EngineLinks
+from .page_input import move_list
 from .rules import RulesError
 from .thinking import ThinkingFeed
 
@@ -64,7 +65,7 @@ class Analysis:
         self.engine: str | None = "search" if "search" in config.engines else next(iter(config.engines), None)
         self.lines = 1
         self.on = True
-        self.links: dict[str, EngineLink] = {}
+        self.links = EngineLinks(config.engine)
         self.task: asyncio.Task[None] | None = None
         self.searching: EngineLink | None = None
         self.generation = 0
@@ -76,7 +77,7 @@ class Analysis:
         """A new line: `position` (a position string) and `moves` played from it; show `ply`."""
         if not isinstance(position, str) or not position.strip():
             raise AnalysisError("analysis needs a position string")
-        line = _moves(moves)
+        line = move_list(moves, MAX_MOVES, AnalysisError)
         start = await self.rules_call("state", position)
         states: list[dict[str, Any]] = []
         for number, move in enumerate(line, 1):
@@ -201,14 +202,6 @@ class Analysis:
         return {"t": "export", "board": "analysis", **export(line, self.config.engines)}
 
     # -- the engine -----------------------------------------------------------------------
-    async def _link(self, name: str) -> EngineLink:
-        link = self.links.get(name)
-        if link is None or not link.alive:
-            link = EngineLink(self.config.engine(name))
-            self.links[name] = link
-            await link.start()
-        return link
-
     async def _analyse(self) -> None:
         """(Re)start the analysis of the position shown, or say why there is none."""
         await self._halt_search()
@@ -220,7 +213,7 @@ class Analysis:
             await self.send({**head, "idle": "off" if not self.on or self.engine is None else "over", "lines": []})
             return
         try:
-            link = await self._link(self.engine)
+            link = await self.links.get(self.engine)
             await link.set_variant(state["game"])
             given = 1
             if link.player.options.get(MULTIPV_OPTION.lower()) is not None:
@@ -262,7 +255,7 @@ class Analysis:
             await asyncio.wait({task}, timeout=STOP_RETRY)
         if not task.done():   # it did not stop: a fresh process next time
             task.cancel()
-            self.links = {name: lk for name, lk in self.links.items() if lk is not link}
+            self.links.forget(link)
             await link.close()
 
     async def _halt(self) -> None:
@@ -271,18 +264,7 @@ class Analysis:
 
     async def close(self) -> None:
         await self._halt()
-        links, self.links = list(self.links.values()), {}
-        await asyncio.gather(*(link.close() for link in links), return_exceptions=True)
-
-
-def _moves(moves: object) -> list[str]:
-    if moves in (None, ""):
-        return []
-    if not isinstance(moves, list) or len(moves) > MAX_MOVES:
-        raise AnalysisError(f"moves: a list of at most {MAX_MOVES} moves")
-    if not all(isinstance(m, str) and 0 < len(m) <= 200 for m in moves):
-        raise AnalysisError("moves: each move is a string of notation")
-    return list(moves)
+        await self.links.close()
 
 
 def _sides(sides: object) -> tuple[str, str]:

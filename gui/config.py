@@ -1,7 +1,7 @@
 """What the server may run: engines come from its command line or engines file, never the browser.
 
 The browser names engines from the list built here; a name not in it is refused, so a page cannot
-start programs of its choosing. Engine specs are parsed by the referee's own code (referee.config),
+start programs of its choosing. Engine specs are parsed by the referee's own code (referee.engines.config),
 so `-engine`, `-each` and `--engines-file` mean exactly what they mean to isaac-referee.
 """
 

@@ -1,13 +1,14 @@
 """One engine process seen from the GUI: start-up, request/answer, and a streamed search.
 
-Start-up, options, new games and shutdown are the referee's own (referee.player.EnginePlayer on
-referee.engine_process.EngineProcess): each engine runs in its own process group and `quit`,
+Start-up, options, new games and shutdown are the referee's own (referee.engines.player.EnginePlayer on
+referee.engines.process.EngineProcess): each engine runs in its own process group and `quit`,
 SIGTERM, SIGKILL end the whole group. What the referee does not need and a GUI does is here:
 answers to GUI commands (`steps`, `state`) and every `info` line of a search as it arrives.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
@@ -160,3 +161,29 @@ class EngineLink:
     async def close(self) -> None:
         """`quit`, then SIGTERM and SIGKILL to the engine's process group; everything reaped."""
         await self.player.quit()
+
+
+class EngineLinks:
+    """The engines one board talks to, by name: each started on first use and again if it died."""
+
+    def __init__(self, spec_of: Callable[[str], EngineSpec]):
+        self.spec_of = spec_of
+        self.by_name: dict[str, EngineLink] = {}
+
+    async def get(self, name: str) -> EngineLink:
+        """The running engine called `name`."""
+        link = self.by_name.get(name)
+        if link is None or not link.alive:
+            link = EngineLink(self.spec_of(name))
+            self.by_name[name] = link
+            await link.start()
+        return link
+
+    def forget(self, link: EngineLink) -> None:
+        """The next `get` of its name starts a fresh process (the caller closes this one)."""
+        self.by_name = {name: known for name, known in self.by_name.items() if known is not link}
+
+    async def close(self) -> None:
+        """End every engine process started here."""
+        links, self.by_name = list(self.by_name.values()), {}
+        await asyncio.gather(*(link.close() for link in links), return_exceptions=True)

@@ -3,7 +3,7 @@
 Only directories given on the server's command line (`--runs`) and their immediate
 subdirectories are offered; the browser picks a run by the name listed here, never by path.
 A record's positions are rebuilt with protocol/ from its start position and moves (the record
-format is SPEC 10.4). records.jsonl is read as a stream, strictly (referee/store.py), and only
+format is SPEC 10.4). records.jsonl is read as a stream, strictly (referee/results/store.py), and only
 what was appended since the last look is read again (``RunReader``): a run of any length costs a
 bounded amount of memory, and a live run's new games cost only themselves. The games listed are
 the latest MAX_LISTED_GAMES; any game can be replayed.

@@ -29,7 +29,8 @@ from .config import HUMAN, GuiConfig
 from .entry import EntryError, MoveEntry
 from .export import GameLine, export, now_text
 from .levels import CLOCK, DEFAULT_LEVEL, SKILL_OPTION, Level, go_for, level_of
-from .link import EngineError, EngineLink
+from .link import EngineError, EngineLink, EngineLinks
+from .page_input import move_list
 from .rules import Rules, RulesError
 from .thinking import ThinkingFeed
 
@@ -53,7 +54,7 @@ class Table:
     def __init__(self, config: GuiConfig, send: Send):
         self.config = config
         self.send = send
-        self.links: dict[str, EngineLink] = {}
+        self.links = EngineLinks(config.engine)
         self.rules_link = EngineLink(config.rules)
         self.rules = Rules(self.rules_link)
         self.rules_lock = asyncio.Lock()
@@ -80,15 +81,6 @@ class Table:
         """Counts the games of this table: the page drops thinking lines of an earlier game."""
 
     # -- engines -------------------------------------------------------------------
-    async def link(self, name: str) -> EngineLink:
-        """The running engine called `name` (started on first use, again if it died)."""
-        link = self.links.get(name)
-        if link is None or not link.alive:
-            link = EngineLink(self.config.engine(name))
-            self.links[name] = link
-            await link.start()
-        return link
-
     async def rules_call(self, method: str, *args: Any) -> Any:
         """One question to the rules engine (restarted if it died); shared by every board of the tab."""
         async with self.rules_lock:
@@ -100,7 +92,7 @@ class Table:
 
     def engine_groups(self) -> list[int]:
         """Process groups of every engine this table runs (for tests and shutdown checks)."""
-        links = [self.rules_link, *self.links.values()]
+        links = [self.rules_link, *self.links.by_name.values()]
         return [link.pgid for link in links if link.pgid is not None]
 
     # -- state -----------------------------------------------------------------------
@@ -173,7 +165,7 @@ class Table:
         except ClockError as exc:
             raise TableError(str(exc)) from None
         chosen = self._level(level)
-        resumed = _move_list(moves)
+        resumed = move_list(moves, MAX_RESUMED_MOVES, TableError)
         remaining = _clock_values(clocks)
         forfeit = _forfeit_value(result)
         if position not in (None, ""):
@@ -191,7 +183,7 @@ class Table:
         await self.halt()   # only now: a refused request leaves the game being played as it was
         for name in sides:
             if name != HUMAN:
-                link = await self.link(name)
+                link = await self.links.get(name)
                 link.variant = None   # a fresh game: ucinewgame
                 await link.set_variant(start["game"])
         self.generation += 1
@@ -333,9 +325,7 @@ class Table:
         """The browser left: stop everything and end every engine process this table started."""
         self.closed = True
         await self.halt()
-        links = [self.rules_link, *self.links.values()]
-        self.links = {}
-        await asyncio.gather(*(link.close() for link in links), return_exceptions=True)
+        await asyncio.gather(self.rules_link.close(), self.links.close(), return_exceptions=True)
 
     # -- turns ---------------------------------------------------------------------
     async def _next_turn(self) -> None:
@@ -377,7 +367,7 @@ class Table:
         name = self.sides[mover]
         link: EngineLink | None = None
         try:
-            link = await self.link(name)
+            link = await self.links.get(name)
             await link.set_variant(self.state["game"])
             await self._set_skill(link)
             clock = self.clocks[mover]
@@ -462,17 +452,6 @@ NOTE_FIELDS = ("depth", "score_cp", "wdl", "nodes", "time", "string")
 def _note(info: dict[str, Any] | None) -> dict[str, Any] | None:
     """What the move list shows of an engine's move (its last `info`, without the long PV)."""
     return None if not info else {k: info[k] for k in NOTE_FIELDS if k in info}
-
-
-def _move_list(moves: object) -> list[str]:
-    """The moves of a resumed game, checked to be a list of short strings."""
-    if moves in (None, ""):
-        return []
-    if not isinstance(moves, list) or len(moves) > MAX_RESUMED_MOVES:
-        raise TableError(f"moves: a list of at most {MAX_RESUMED_MOVES} moves")
-    if not all(isinstance(m, str) and 0 < len(m) <= 200 for m in moves):
-        raise TableError("moves: each move is a string of notation")
-    return list(moves)
 
 
 def _clock_values(clocks: object) -> list[int | None]:

@@ -95,8 +95,10 @@ def serve(arena: Arena, engine: Any, *, host: str, port: int, concurrency: int, 
     if host not in ("127.0.0.1", "localhost", "::1"):
         log(f"warning: serving on {host}: put it behind a reverse proxy with TLS (docs/arena.md)")
     app = create_app(site, host, allowed, lifespan=lifespan)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", proxy_headers=True, loop="asyncio",
-                                           timeout_graceful_shutdown=5))
+    # access_log off: at log level warning its lines are never shown, but their arguments were still
+    # formatted for every request
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", proxy_headers=True,
+                                           loop="asyncio", timeout_graceful_shutdown=5))
     stopped_by: list[int] = []
 
     def on_signal(signum: int, frame: object) -> None:

@@ -28,9 +28,19 @@ metadata = MetaData()
 NAME_CHARS = 40
 """Longest author or bot name."""
 
+
+def _serial_id() -> Column[int]:
+    """A table's own key: a whole number the database gives each new row."""
+    return Column("id", Integer, primary_key=True, autoincrement=True)
+
+
+def _results(default: int | None = None) -> list[Column[int]]:
+    """Wins, draws and losses: a version's whole tally and its tally against one opponent."""
+    return [Column(name, Integer, nullable=False, default=default) for name in ("wins", "draws", "losses")]
+
 authors = Table(
     "authors", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    _serial_id(),
     Column("name", String(NAME_CHARS), nullable=False, unique=True),
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("is_admin", Boolean, nullable=False, default=False),
@@ -39,7 +49,7 @@ authors = Table(
 
 bots = Table(
     "bots", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    _serial_id(),
     Column("author_id", Integer, ForeignKey("authors.id"), nullable=False, index=True),
     Column("name", String(NAME_CHARS), nullable=False, unique=True),
     Column("created_at", Float, nullable=False),
@@ -48,7 +58,7 @@ bots = Table(
 
 versions = Table(
     "versions", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    _serial_id(),
     Column("bot_id", Integer, ForeignKey("bots.id"), nullable=False, index=True),
     Column("number", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
@@ -64,9 +74,7 @@ versions = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False, default=0),
-    Column("wins", Integer, nullable=False, default=0),
-    Column("draws", Integer, nullable=False, default=0),
-    Column("losses", Integer, nullable=False, default=0),
+    *_results(default=0),
     Column("failed_in_row", Integer, nullable=False, default=0),
     Column("last_game_at", Float, nullable=True),
     Column("spark", Text, nullable=False, default="[]"),
@@ -74,7 +82,7 @@ versions = Table(
 
 pairs = Table(
     "pairs", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    _serial_id(),
     Column("game_type", String(16), nullable=False),
     Column("first", Integer, ForeignKey("versions.id"), nullable=False),
     Column("second", Integer, ForeignKey("versions.id"), nullable=False),
@@ -126,14 +134,12 @@ encounters = Table(
     "encounters", metadata,
     Column("version_id", Integer, ForeignKey("versions.id"), primary_key=True, autoincrement=False),
     Column("opponent_id", Integer, ForeignKey("versions.id"), primary_key=True, autoincrement=False),
-    Column("wins", Integer, nullable=False),
-    Column("draws", Integer, nullable=False),
-    Column("losses", Integer, nullable=False),
+    *_results(),
 )
 
 finals = Table(
     "finals", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    _serial_id(),
     Column("created_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
     Column("top", Integer, nullable=False),

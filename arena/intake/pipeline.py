@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
 import shutil
 import sys
 import traceback
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.check import Status, Tier, run_check
+from referee.results.store import write_atomic_bytes
 
 from ..config import Arena
 from ..db import bots as bots_db
@@ -54,20 +54,6 @@ class SubmissionError(Exception):
 def archive_limits(arena: Arena) -> Limits:
     config = arena.config.archive
     return Limits(max_files=config.max_files, max_bytes=config.max_unpacked_mb << 20)
-
-
-def _fsync_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def unpack_bot(arena: Arena, archive: Path, dest: Path) -> Manifest:
@@ -99,7 +85,7 @@ def submit_archive(arena: Arena, engine: Any, author_id: int, data: bytes) -> Ve
     arena.bots.mkdir(parents=True, exist_ok=True)
     name = f"{uuid.uuid4().hex}.{'zip' if kind == 'zip' else 'tar.gz'}"
     archive = arena.archives / name
-    _fsync_write(archive, data)
+    write_atomic_bytes(archive, data, durable=True)
     staging = arena.bots / f".staging-{uuid.uuid4().hex}"
     try:
         manifest = unpack_bot(arena, archive, staging)

@@ -7,15 +7,19 @@ is the database's key). The referee keys a worker's engine processes by a run ke
 changes whenever the roster changes (a version enters or leaves), so the workers always know the
 engines they are asked to play, and the engines of an old key are released once its tasks end.
 
-Per-game stderr is not collected on a cluster (the referee's workers keep only its tail, which a
-crash's reason carries). A lost scheduler makes the ladder stop with ClusterError: the server
+Each game's stderr comes back too: the task makes its players through ladder/capture.py's
+StderrPairPlayers, which sends the game's head and tail of each side beside its record; it is
+stored as a local game's is. A lost scheduler makes the ladder stop with ClusterError: the server
 ends with a message, the pairs in flight stay `running` and are played again by the next start.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 from referee.engines.process import EngineSpec
@@ -23,7 +27,8 @@ from referee.matches.cluster import ClusterError, _dask, _scheduler_gone, play_p
 from referee.matches.live import LiveGames
 
 from ..db.results import Pair
-from .runner import OnGame, PlannedGame
+from .capture import STDERR_KEY, StderrPairPlayers, from_message
+from .runner import OnGame, PlannedGame, stderr_parts
 
 
 class DaskPairs:
@@ -39,6 +44,8 @@ class DaskPairs:
         self.client: Any = None
         self._keys: dict[str, int] = {}   # run key -> tasks in flight
         self._lock = asyncio.Lock()
+        self._lost = False
+        """The scheduler is gone: nothing to release on the workers (asking would wait out Dask's timeouts)."""
 
     @property
     def run_key(self) -> str:
@@ -92,13 +99,13 @@ class DaskPairs:
         records = dd.Queue(f"{key}-records", client=client)
         task_games = [(g.spec, g.dark.engine_name, g.light.engine_name) for g in games]
         self._keys[key] = self._keys.get(key, 0) + 1
-        future = client.submit(play_pair_task, key, specs, task_games, self.options,
+        future = client.submit(play_pair_task, key, specs, task_games, self.options, StderrPairPlayers(),
                                key=f"{key}-pair-{pair.id}-{uuid.uuid4().hex[:6]}", pure=False)
-        wanted = {g.spec.game_id for g in games}
+        wanted = {g.spec.game_id: g for g in games}
         seen: set[int] = set()
         going = True
         try:
-            while wanted - seen and not future.done():
+            while wanted.keys() - seen and not future.done():
                 try:
                     record = await asyncio.wait_for(records.get(), timeout=1.0)
                 except TimeoutError:
@@ -110,27 +117,48 @@ class DaskPairs:
         except (OSError, asyncio.CancelledError) as exc:
             if isinstance(exc, asyncio.CancelledError) or not await _scheduler_gone(client):
                 raise
+            self._lost = True
             raise ClusterError(f"--cluster {self.address}: lost the Dask scheduler ({str(exc)[:200] or type(exc).__name__}); "
                                f"finished games are recorded: start the server again once the cluster is up") from None
         finally:
             self._keys[key] -= 1
 
-    async def _take(self, record: dict[str, Any], wanted: set[int], seen: set[int], on_game: OnGame) -> bool:
+    async def _take(self, message: dict[str, Any], wanted: dict[int, PlannedGame], seen: set[int],
+                    on_game: OnGame) -> bool:
+        """A worker's message (the game's record, and its stderr under STDERR_KEY), counted once."""
+        record = dict(message)
+        sides = from_message(record.pop(STDERR_KEY, None))
         game_id = record.get("game_id")
         if not isinstance(game_id, int) or game_id not in wanted or game_id in seen:
             return True
         seen.add(game_id)
         self.live.finished(game_id)
-        return await on_game(record, [])
+        return await on_game(record, stderr_parts(wanted[game_id], sides))
 
     async def close(self) -> None:
         if self.client is None:
             return
         try:
-            for key in list(self._keys):
+            for key in [] if self._lost else list(self._keys):
                 await self.client.run(release_run, key, on_error="ignore")
         except OSError:
             pass
         finally:
-            await self.client.close(timeout=10)
+            with _quiet_client_log(self._lost):
+                await self.client.close(timeout=10)
             self.client = None
+
+
+@contextlib.contextmanager
+def _quiet_client_log(quiet: bool) -> Iterator[None]:
+    """With the scheduler gone, the Dask client is still trying to reconnect when it is closed, and
+    logs that attempt's cancellation as an error with a traceback: not news (the server has said in
+    one line that the scheduler is lost), so its log is held back while it closes."""
+    logger = logging.getLogger("distributed.client")
+    level = logger.level
+    if quiet:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)

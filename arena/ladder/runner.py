@@ -39,8 +39,9 @@ from ..db import results
 from ..db.bots import VersionRow
 from ..db.results import Pair, SideUpdate, StderrPart
 from ..ratings import Rating, rate, spark_after
+from .capture import ArenaPlayer, Captured, begin_game, captured
 from .pairing import Contender, RecentPairings, choose_pair
-from .players import ArenaPlayer, ArenaPool, bot_spec
+from .players import ArenaPool, bot_spec
 
 ROSTER_INTERVAL = 1.0
 """Seconds between two looks at which versions are active (changes made by other processes)."""
@@ -54,6 +55,11 @@ class PlannedGame:
     spec: GameSpec
     dark: VersionRow
     light: VersionRow
+
+
+def stderr_parts(planned: PlannedGame, sides: list[Captured]) -> list[StderrPart]:
+    """The game's stderr of each side that wrote any, to store for its version's author."""
+    return [StderrPart(row.id, *side) for row, side in zip((planned.dark, planned.light), sides) if side is not None]
 
 
 class PairPlayer(Protocol):
@@ -84,18 +90,11 @@ class LocalPairs:
             spec = planned.spec
             dark = self.pool.acquire(planned.dark.engine_name, cores)
             light = self.pool.acquire(planned.light.engine_name, cores)
-            captures = [getattr(p, "capture", None) for p in (dark, light)]
-            for capture in captures:
-                if capture is not None:
-                    capture.begin()
+            begin_game(dark, light)
             self.live.started(spec.game_id, dark.name, light.name, spec)
             try:
                 record = await play_game(spec, dark, light, on_move=self._mover(spec.game_id))
-                parts = []
-                for capture, row in zip(captures, (planned.dark, planned.light)):
-                    if capture is not None and capture.total:
-                        head, tail, total = capture.texts()
-                        parts.append(StderrPart(row.id, head, tail, total))
+                parts = stderr_parts(planned, [captured(dark), captured(light)])
             finally:
                 self.live.finished(spec.game_id)
                 await asyncio.shield(asyncio.gather(self.pool.release(dark), self.pool.release(light)))

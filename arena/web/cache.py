@@ -22,6 +22,17 @@ class TtlCache:
         self._items: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def peek(self, key: Hashable) -> tuple[bool, Any]:
+        """(True, the entry) when `key` has one young enough, else (False, None): never makes one, so
+        the event loop can answer from memory without a trip to a worker thread."""
+        now = time.monotonic()
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None and now - found[0] <= self.seconds:
+                self._items.move_to_end(key)
+                return True, found[1]
+        return False, None
+
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """The entry for `key`, made by `make()` when missing or older than `seconds`."""
         now = time.monotonic()

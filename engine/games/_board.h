@@ -147,6 +147,25 @@ static inline int read_pieces(PyObject *seq, int *segs, int max, u128 *occupied,
     return count;
 }
 
+/* One side's hand and its pieces on the board (read_hand, then read_pieces against that hand): the count of
+ * pieces in `segs`, or -1 with a ValueError. */
+static inline int read_side(PyObject *hand_seq, PyObject *pieces_seq, int *hand, int *segs, int max, u128 *occupied) {
+    if (read_hand(hand_seq, hand) < 0) return -1;
+    return read_pieces(pieces_seq, segs, max, occupied, hand);
+}
+
+/* Two lists of n segments holding the same ones in any order: one side's pieces in two positions, as a
+ * treemc tree kept between moves compares them to find the game's new position in it. */
+static inline int same_segments(const int *a, const int *b, int n) {
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int j = 0; j < n && !found; j++) found = a[i] == b[j];
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* segments() -> [(lo, hi, length, horizontal)] by index: every core's, held to protocol.board by the tests. */
 static PyObject *py_segments(PyObject *self, PyObject *noargs) {
     PyObject *list = PyList_New(NSEG);
     if (!list) return NULL;
@@ -154,5 +173,7 @@ static PyObject *py_segments(PyObject *self, PyObject *noargs) {
         PyList_SET_ITEM(list, i, Py_BuildValue("(iiii)", SEG[i].lo, SEG[i].hi, SEG[i].length, SEG[i].horizontal));
     return list;
 }
+
+#define SEGMENTS_METHOD {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"}
 
 #endif

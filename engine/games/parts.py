@@ -116,12 +116,24 @@ class PlayoutCore(Protocol):
 
 
 class NativePlayouts(Protocol[M]):
-    """The Python entry points of a compiled playout core (engine/search/native/_playout_api.h), whose moves are M."""
+    """The Python entry points every compiled playout core has (engine/search/native/_playout_api.h and
+    _playout_uct.h), whose moves are M: each game's playout_core.py holds its C module as one (a game's extra
+    entry points in a Protocol derived from this one), so these are declared once, not in a stub per core."""
+
+    def segments(self) -> list[tuple[int, int, int, int]]:
+        """(lo, hi, length, horizontal) by segment index, as protocol.board.SEGMENTS."""
+        ...
 
     def candidates(self, position: tuple[object, ...], params: Sequence[float]) -> list[M]: ...
 
     def search(self, position: tuple[object, ...], params: Sequence[float],
                budget: Budget) -> tuple[list[M], list[int], list[float], int, int]: ...
+
+    def playout(self, position: tuple[object, ...], params: Sequence[float],
+                seed: int) -> tuple[list[M], tuple[int, int], int]:
+        """One playout: its moves, (Dark's measure, Light's) where it ended, the winner (0, 1, -1 a draw, -2 cut
+        short)."""
+        ...
 
     @property
     def UctTree(self) -> NewNativeTree[M]:

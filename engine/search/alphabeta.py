@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from protocol.game import Game
+from protocol.messages import Info
 from protocol.moves import PASS, Move
 
 from .context import SearchContext
@@ -230,3 +231,17 @@ class AlphaBeta(Generic[GameT]):
             if self.ctx.tm.soft_expired() or self.ctx.depth_reached(depth):
                 break
         return result
+
+    def iterate_reported(self, game: GameT, moves: Sequence[Move], max_depth: int,
+                         info_of: Callable[[ABResult], Info]) -> ABResult:
+        """`iterate` with the context's `info` lines kept up to date: each finished depth's result, written by
+        `info_of`, is what the periodic report shows, and MultiPV's lines are the k best root moves (`top`)."""
+        last: list[Info] = []
+
+        def on_depth(result: ABResult) -> None:
+            last[:] = [info_of(result)]
+            self.ctx.maybe_report()
+
+        self.ctx.snapshot = lambda: last[0] if last else None
+        self.ctx.lines = lambda count: [info_of(line) for line in self.top[:count]]
+        return self.iterate(game, moves, max_depth, on_depth)

@@ -25,12 +25,12 @@ from collections.abc import Callable, Mapping
 from engine.games import PACKAGES, parts_for, playout_core_for
 from engine.games.parts import PlayoutCore, PlayoutSettings
 from engine.search.winchance import win_probability_to_cp
-from protocol.errors import IllegalMoveError
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
 from .base import PLAY_DEFAULTS, Limits, PlayOptions
+from .core_partners import first_accepted, played_instead
 
 PROGRESS_EVERY_S = 0.005
 """The core calls back this often: `stop`, the hard deadline and `info` lines are looked at then."""
@@ -88,8 +88,11 @@ class FastMCStrategy:
 
         started = time.monotonic()
         core = playout_core_for(game.name)
-        if core is None:
-            return self._fallback(game, limits, stop, report, rng, options)
+        if core is None:  # flatmc's Python playouts instead
+            from .flat_mc import FlatMCStrategy
+
+            return played_instead(FlatMCStrategy(), f"fastmc: no C playout core for {game.name} here (not compiled, or "
+                                  "none written); playing flatmc's Python playouts", game, limits, stop, report, rng, options)
         settings = self._settings(core, game)
         tm = TimeManager(limits, stop, moves_left=core.moves_left(game), start=started,
                          overhead_ms=options.move_overhead)
@@ -98,7 +101,7 @@ class FastMCStrategy:
         if len(arms) == 1:
             move = arms[0]
             report(Info(depth=1, nodes=0, rollouts=0, pv=[str(move)]))
-            return self._vetted(game, [move], report)
+            return first_accepted(game, [move], report, self.name)
         latest: dict[str, Info] = {}
 
         def progress(nodes: int, playouts: int, best: int, mean: float) -> bool:
@@ -124,26 +127,4 @@ class FastMCStrategy:
                                         pv=[str(answer.moves[i])]) for i in order[:count] if answer.visits[i]]
         ctx.final_report(Info(depth=1, rollouts=answer.playouts, score_cp=win_probability_to_cp(answer.mean(best)),
                               pv=[str(answer.moves[best])]))
-        return self._vetted(game, [answer.moves[i] for i in order], report)
-
-    @staticmethod
-    def _vetted(game: Game, ranked: list[Move], report: Callable[[Info], None]) -> Move:
-        """The first of `ranked` the rules accept (its canonical form); else the first legal move."""
-        for move in ranked:
-            try:
-                return game.check_move(move)
-            except IllegalMoveError as e:
-                report(Info(string=f"fastmc: the core's move {move} is illegal ({e.reason}); trying the next"))
-        fallback = next(iter(game.legal_moves()))
-        report(Info(string=f"fastmc fell back to {fallback}"))
-        return fallback
-
-    @staticmethod
-    def _fallback(game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None],
-                  rng: random.Random, options: PlayOptions) -> Move:
-        """No core for this game here: flatmc's Python playouts, said once a move."""
-        from .flat_mc import FlatMCStrategy
-
-        report(Info(string=f"fastmc: no C playout core for {game.name} here (not compiled, or none written); "
-                           "playing flatmc's Python playouts"))
-        return FlatMCStrategy().choose(game, limits, stop, report, rng, options)
+        return first_accepted(game, [answer.moves[i] for i in order], report, self.name)

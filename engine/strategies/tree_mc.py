@@ -27,12 +27,12 @@ from engine.games import playout_core_for
 from engine.games.parts import PlayoutCore
 from engine.games.treemc import GameTree, TreeInfo, TreeMCSettings
 from engine.search.winchance import win_probability_to_cp
-from protocol.errors import IllegalMoveError
 from protocol.game import Game
 from protocol.messages import Info
 from protocol.moves import Move
 
 from .base import PLAY_DEFAULTS, Limits, PlayOptions
+from .core_partners import first_accepted, played_instead
 
 RUN_SIMULATIONS = 32
 """Simulations between two looks at `stop` and the reports (a few ms at most in every game)."""
@@ -76,7 +76,10 @@ class TreeMCStrategy:
         core = playout_core_for(game.name)
         settings = self._settings(core, game) if core is not None else None
         if core is None or settings is None:
-            return self._fallback(game, limits, stop, report, rng, options)
+            from .fast_mc import FastMCStrategy
+
+            return played_instead(FastMCStrategy(), f"treemc: no C playout core with a tree for {game.name} here (not "
+                                  "compiled, or none written); playing fastmc", game, limits, stop, report, rng, options)
         tree, kept = self._tree(core, settings, game, rng)
         tm = TimeManager(limits, stop, moves_left=core.moves_left(game), start=started,
                          overhead_ms=options.move_overhead)
@@ -93,7 +96,7 @@ class TreeMCStrategy:
                 break
         report(Info(string=f"treemc kept {kept} visits of its tree"))
         ctx.final_report(_info(tree.info()))  # the last line before bestmove: its line and score
-        return self._vetted(game, tree.ranked(), report)
+        return first_accepted(game, tree.ranked(), report, self.name)
 
     def _tree(self, core: PlayoutCore, settings: TreeMCSettings, game: Game,
               rng: random.Random) -> tuple[GameTree[Any], int]:
@@ -103,28 +106,6 @@ class TreeMCStrategy:
             return tree, tree.advance(game)
         tree = self._trees[game.name] = core.new_tree(game, settings, rng.getrandbits(64))
         return tree, 0
-
-    @staticmethod
-    def _vetted(game: Game, ranked: list[Move], report: Callable[[Info], None]) -> Move:
-        """The first of `ranked` the rules accept (its canonical form); else the first legal move."""
-        for move in ranked:
-            try:
-                return game.check_move(move)
-            except IllegalMoveError as e:
-                report(Info(string=f"treemc: the core's move {move} is illegal ({e.reason}); trying the next"))
-        fallback = next(iter(game.legal_moves()))
-        report(Info(string=f"treemc fell back to {fallback}"))
-        return fallback
-
-    @staticmethod
-    def _fallback(game: Game, limits: Limits, stop: threading.Event, report: Callable[[Info], None],
-                  rng: random.Random, options: PlayOptions) -> Move:
-        """No tree for this game here: fastmc, said once a move."""
-        from .fast_mc import FastMCStrategy
-
-        report(Info(string=f"treemc: no C playout core with a tree for {game.name} here (not compiled, or none "
-                           "written); playing fastmc"))
-        return FastMCStrategy().choose(game, limits, stop, report, rng, options)
 
 
 def _deep_enough(where: TreeInfo, limits: Limits) -> bool:

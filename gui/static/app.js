@@ -4,6 +4,7 @@
 // the page (#analysis?position=...) opens its game on the analysis board.
 
 import * as analysis from "./analysis.js";
+import {buildCards} from "./panels.js";
 import * as play from "./play.js";
 import {fillRuns, initRuns, onReplay, onRun} from "./runs.js";
 import {readLink} from "./share.js";
@@ -83,6 +84,7 @@ function showTab(name) {
 }
 
 window.addEventListener("DOMContentLoaded", () => {
+  buildCards();
   play.initPlay(send, app.gameInfo, openAnalysis);
   analysis.initAnalysis(send, app.gameInfo);
   initRuns(send, app.gameInfo, openAnalysis);

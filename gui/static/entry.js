@@ -4,6 +4,7 @@
 // ([a-j][0-9]), and the steps entered so far are drawn on the board (board.js).
 
 import {cellsOf, drawHints, drawPreview, drawTargets, pieceAt, showLevel} from "./board.js";
+import {element} from "./dom.js";
 import {levelButtons} from "./panels.js";
 
 const MAX_SCORE_BUTTONS = 8;
@@ -165,16 +166,12 @@ export class Entry {
       words = words.filter((w) => !menu.includes(w));
     }
     if (this.options.length && Object.keys(this.targets).length) {
-      const hint = document.createElement("span");
-      hint.className = "hint-text";
-      hint.textContent = "Click the cell where your counter goes, or a score:";
-      choices.appendChild(hint);
+      choices.appendChild(element("span", {className: "hint-text",
+                                           textContent: "Click the cell where your counter goes, or a score:"}));
     }
     for (const w of words) {
-      const b = document.createElement("button");
-      b.type = "button";
+      const b = element("button", {type: "button", textContent: stepLabel(w)});
       b.dataset.word = w;
-      b.textContent = stepLabel(w);
       const discard = w.match(/^x(\d)\*$/);
       if (discard) this.labelDiscard(b, Number(discard[1]));
       if (this.targets[w]) b.title = `the counter goes to ${this.targets[w]}`;
@@ -182,19 +179,10 @@ export class Entry {
       choices.appendChild(b);
     }
     if (menu.length) {
-      const select = document.createElement("select");
-      select.className = "more-steps";
+      const select = element("select", {className: "more-steps"});
       select.setAttribute("aria-label", "another score");
-      const first = document.createElement("option");
-      first.value = "";
-      first.textContent = "other score...";
-      select.appendChild(first);
-      for (const w of menu) {
-        const o = document.createElement("option");
-        o.value = w;
-        o.textContent = stepLabel(w);
-        select.appendChild(o);
-      }
+      select.appendChild(element("option", {value: "", textContent: "other score..."}));
+      for (const w of menu) select.appendChild(element("option", {value: w, textContent: stepLabel(w)}));
       select.onchange = () => { if (select.value) this.enter(select.value); };
       choices.appendChild(select);
     }
@@ -205,10 +193,8 @@ export class Entry {
     const info = this.info();
     const value = info && info.values ? info.values[String(length)] : undefined;
     if (value === undefined) return;
-    const bar = document.createElement("span");
-    bar.className = `bar bar-${this.side}`;
+    const bar = element("span", {className: `bar bar-${this.side}`, textContent: String(value)});
     bar.style.width = `${length * 0.3 + 0.4}em`;
-    bar.textContent = String(value);
     button.replaceChildren("discard ", bar);
     button.title = `discard a piece of length ${length} (value ${value})`;
   }

@@ -38,6 +38,17 @@ export function fillHand(el, lengths, values) {
   }
 }
 
+/** Every player's card of the page from the one template: its side's name, and its clock where the
+ *  card has `data-clock` (the game being played). */
+export function buildCards() {
+  const template = document.getElementById("card-template");
+  for (const card of document.querySelectorAll(".card[data-side]")) {
+    card.replaceChildren(template.content.cloneNode(true));
+    card.querySelector(".who").textContent = SIDE_NAME[card.dataset.side];
+    if (!("clock" in card.dataset)) card.querySelector(".time").remove();
+  }
+}
+
 /** A player's card: `who` its display name, `state` the `state` answer (SPEC 9.11), `info` the game's words. */
 export function fillCard(card, side, who, state, info, result) {
   card.querySelector(".name").textContent = who ? `(${who})` : "";

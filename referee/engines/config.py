@@ -37,6 +37,7 @@ from typing import Any
 
 from protocol.messages import whole_number
 
+from ..formats.textfile import UnreadableFile, read_text_file
 from ..formats.timecontrol import TimeControl
 from .environment import bad_env_name
 from .process import EngineSpec
@@ -109,15 +110,9 @@ def load_engines_file(path: str) -> dict[str, dict[str, Any]]:
     from ..formats.schema import EnginesFileModel, SchemaError, validate
     where = f"--engines-file {path}"
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"--engines-file: no such file {path!r}") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{where}: is a directory, expected a TOML file") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise ConfigError(f"{where}: cannot be read ({exc.strerror})") from None
+        data = tomllib.loads(read_text_file(Path(path), where, "a TOML file"))
+    except UnreadableFile as exc:
+        raise ConfigError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{where}: not valid TOML: {exc}") from None
     try:

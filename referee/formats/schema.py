@@ -32,6 +32,7 @@ from protocol.messages import MAX_COUNT, MAX_MS
 
 from .record import INFO_LINE_CHARS, INFO_LINES_KEPT
 from .terminations import Termination
+from .textfile import UnreadableFile, read_text_file
 
 MAX_MEMORY_MB = 1 << 20
 """Largest memory limit per engine: 1 TiB (RLIMIT_AS is set from it)."""
@@ -54,6 +55,17 @@ def _known_game(name: str) -> str:
 
 GameName = Annotated[StrictStr, AfterValidator(_known_game)]
 """A registered game's name (protocol.registry), checked when the file is read."""
+
+
+def _time_control(text: str) -> str:
+    from .timecontrol import TimeControl
+    TimeControl.parse(text)   # ValueError names the part
+    return text
+
+
+TimeControlText = Annotated[StrictStr, AfterValidator(_time_control)]
+"""A time control as the referee's --tc spells it ('st=0.1', '40/60+1'), checked when the file is read."""
+
 Result = Literal["1-0", "0-1", "1/2-1/2"]
 
 M = TypeVar("M", bound=BaseModel)
@@ -69,7 +81,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
 
-class _Closed(_Strict):
+class ClosedModel(_Strict):
     """Strict types and no unknown keys: files people write by hand, where a typo must be caught."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
@@ -81,14 +93,14 @@ OptionValue = StrictStr | StrictBool | StrictInt | float
 Paths = StrictStr | list[StrictStr]
 
 
-class EngineTableModel(_Closed):
+class EngineTableModel(ClosedModel):
     """One `[engines.<name>]` table of an engines file."""
 
     cmd: StrictStr | Annotated[list[StrictStr], Field(min_length=1)]
     args: list[StrictStr] = []
     dir: StrictStr | None = None
     options: dict[StrictStr, OptionValue] = {}
-    tc: StrictStr | None = None
+    tc: TimeControlText | None = None
     memory_mb: Annotated[StrictInt, Field(ge=1, le=MAX_MEMORY_MB)] | None = None
     cpu_seconds: Annotated[StrictInt, Field(ge=1, le=MAX_CPU_SECONDS)] | None = None
     sandbox: StrictStr | None = None
@@ -104,11 +116,6 @@ class EngineTableModel(_Closed):
             raise ValueError("cmd is empty")
         return value
 
-    @field_validator("tc")
-    @classmethod
-    def _tc_parses(cls, value: str | None) -> str | None:
-        return _check_tc(value)
-
 
 class EnginesFileModel(_Strict):
     """An engines file: `[engines.<name>]` tables (other top-level tables are left alone)."""
@@ -123,7 +130,7 @@ class EngineModel(_Strict):
     cmd: Annotated[list[StrictStr], Field(min_length=1)]
     cwd: StrictStr | None = None
     options: dict[StrictStr, StrictStr] = {}
-    tc: StrictStr | None = None
+    tc: TimeControlText | None = None
     memory_mb: Annotated[StrictInt, Field(ge=1, le=MAX_MEMORY_MB)] | None = None
     cpu_seconds: Annotated[StrictInt, Field(ge=1, le=MAX_CPU_SECONDS)] | None = None
     sandbox: StrictStr | None = None
@@ -131,18 +138,6 @@ class EngineModel(_Strict):
     readable: list[StrictStr] = []
     pause: StrictBool = True
     env: dict[StrictStr, StrictStr] = {}
-
-    @field_validator("tc")
-    @classmethod
-    def _tc_parses(cls, value: str | None) -> str | None:
-        return _check_tc(value)
-
-
-def _check_tc(value: str | None) -> str | None:
-    if value is not None:
-        from .timecontrol import TimeControl
-        TimeControl.parse(value)   # ValueError names the part
-    return value
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -357,15 +352,9 @@ def validate(model: type[M], data: object, where: str) -> M:
 def load_json(model: type[M], path: Path) -> tuple[dict[str, Any], M]:
     """(the raw object, its model) of a JSON file; SchemaError for anything unreadable or invalid."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except IsADirectoryError:
-        raise SchemaError(f"{path}: is a directory, expected a file") from None
-    except UnicodeDecodeError as exc:
-        raise SchemaError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise SchemaError(f"{path}: cannot be read ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
+        data = json.loads(read_text_file(path, str(path)))
+    except UnreadableFile as exc:
+        raise SchemaError(str(exc)) from None
     except ValueError as exc:
         raise SchemaError(f"{path}: not valid JSON ({exc})") from None
     if not isinstance(data, dict):

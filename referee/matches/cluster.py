@@ -28,6 +28,9 @@ config.json, records.jsonl, games.pgn, the statistics, live.json and --resume. W
   Engines are paused while they wait for their turn, as in a local run.
 * Preflight runs on every worker (client.run), so a missing engine on one machine is found
   before the first game.
+* What a task makes its engine players with, and what it sends back beside each record, is a
+  PairPlayers (the referee's own: plain players, the record alone); the arena passes its own to
+  send each game's stderr to the bot's author.
 
 Dask is an extra (``pip install 'isaac-arena[cluster]'``), imported only here.
 """
@@ -122,6 +125,24 @@ def _slot() -> Iterator[int]:
 
 # -- on the worker ---------------------------------------------------------------
 
+class PairPlayers:
+    """How a pair task makes its engine players, and what it sends back with each game's record.
+
+    The referee's own makes plain EnginePlayers and sends the record alone. A subclass (a class in
+    an importable module: Dask pickles it by reference, so the workers import it) may make players
+    that keep more, and add it to each game's message under keys a record does not use."""
+
+    def make(self, spec: EngineSpec, player_options: dict[str, Any]) -> EnginePlayer:
+        return EnginePlayer(spec, None, **player_options)
+
+    def game_starts(self, dark: EnginePlayer, light: EnginePlayer) -> None:
+        """Before each game, with the two players acquired for it."""
+
+    def extras(self, dark: EnginePlayer, light: EnginePlayer) -> dict[str, Any]:
+        """After each game: what goes back beside its record (merged into the record's message)."""
+        return {}
+
+
 class _ThreadState:
     """One task thread's event loop and engine pool, kept between the tasks of one run.
 
@@ -129,10 +150,11 @@ class _ThreadState:
     loop; keeping the pool too means an engine is started once per thread and run, not once per
     pair (start-up is most of a short game's cost)."""
 
-    def __init__(self, run_key: str, engines: list[EngineSpec], player_options: dict[str, Any]) -> None:
+    def __init__(self, run_key: str, engines: list[EngineSpec], player_options: dict[str, Any],
+                 players: PairPlayers) -> None:
         self.run_key = run_key
         self.loop = asyncio.new_event_loop()
-        self.pool = EnginePool(engines, lambda spec: EnginePlayer(spec, None, **player_options))
+        self.pool = EnginePool(engines, lambda spec: players.make(spec, player_options))
         self.stale = False
 
     def close(self) -> None:
@@ -147,7 +169,8 @@ _STATES: dict[int, _ThreadState] = {}
 _STATES_LOCK = threading.Lock()
 
 
-def _thread_state(run_key: str, engines: list[EngineSpec], player_options: dict[str, Any]) -> _ThreadState:
+def _thread_state(run_key: str, engines: list[EngineSpec], player_options: dict[str, Any],
+                  players: PairPlayers) -> _ThreadState:
     me = threading.get_ident()
     with _STATES_LOCK:
         state = _STATES.get(me)
@@ -155,7 +178,7 @@ def _thread_state(run_key: str, engines: list[EngineSpec], player_options: dict[
         state.close()
         state = None
     if state is None:
-        state = _ThreadState(run_key, engines, player_options)
+        state = _ThreadState(run_key, engines, player_options, players)
         with _STATES_LOCK:
             _STATES[me] = state
     return state
@@ -228,15 +251,17 @@ class LivePublisher:
 
 async def _play_games(pool: EnginePool, games: list[tuple[GameSpec, str, str]], cores: tuple[int, ...],
                       publish: Callable[[dict[str, Any]], None], live: LivePublisher,
-                      stopped: Callable[[], bool]) -> list[dict[str, Any]]:
+                      stopped: Callable[[], bool], players: PairPlayers) -> list[dict[str, Any]]:
     records = []
     for spec, dark_name, light_name in games:
         if stopped():
             break
         dark, light = pool.acquire(dark_name, cores), pool.acquire(light_name, cores)
+        players.game_starts(dark, light)
         live.started(spec, dark_name, light_name)
         try:
             record = (await play_game(spec, dark, light, on_move=live.moved)).to_json()
+            record.update(players.extras(dark, light))
         finally:
             live.finished()
             await asyncio.shield(asyncio.gather(pool.release(dark), pool.release(light)))
@@ -246,8 +271,9 @@ async def _play_games(pool: EnginePool, games: list[tuple[GameSpec, str, str]], 
 
 
 def play_pair_task(run_key: str, engines: list[EngineSpec], games: list[tuple[GameSpec, str, str]],
-                   player_options: dict[str, Any]) -> list[dict[str, Any]]:
+                   player_options: dict[str, Any], players: PairPlayers | None = None) -> list[dict[str, Any]]:
     """A Dask task: play the games of one pair not yet recorded; each record also goes to the queue."""
+    players = players or PairPlayers()
     dd = _dask()
     try:
         done = set(dd.Variable(f"{run_key}-done").get(timeout=30) or [])
@@ -262,10 +288,10 @@ def play_pair_task(run_key: str, engines: list[EngineSpec], games: list[tuple[Ga
     live = LivePublisher(lambda message: worker.log_event(f"{run_key}-live", message))
     with _slot() as slot:
         cores = plan_cores(worker_games(), str(player_options.get("fair_cpu", "auto"))).cores(slot)
-        state = _thread_state(run_key, engines, player_options)
+        state = _thread_state(run_key, engines, player_options, players)
         try:
             return state.loop.run_until_complete(_play_games(state.pool, todo, cores, queue_.put, live,
-                                                             stop.is_set))
+                                                             stop.is_set, players))
         except BaseException:
             state.stale = True        # a cancelled or failed task leaves no engine behind
             raise

@@ -237,14 +237,17 @@ def write_atomic(path: Path, text: str) -> None:
     write_atomic_bytes(path, text.encode("utf-8"))
 
 
-def write_atomic_bytes(path: Path, data: bytes) -> None:
-    """Replace a file's contents with `data` so a reader never sees half of it."""
+def write_atomic_bytes(path: Path, data: bytes, *, durable: bool = False) -> None:
+    """Replace a file's contents with `data` so a reader never sees half of it; `durable` also syncs
+    the directory, so the file is still there after a power cut once this returns."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def new_digest() -> Any:

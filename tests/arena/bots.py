@@ -169,3 +169,31 @@ if __name__ == "__main__":
 def multi_hostile_bot(name: str, port: int, other: str, database: str, outside: str, token: str) -> dict[str, bytes]:
     command = f"python3 attacks.py {port} {other} {database} {outside} {token}"
     return {**random_bot(name), "arena.toml": manifest(name, command), "attacks.py": HOSTILE}
+
+
+CRASHER = b'''"""A random player that passes the check (whose moves are asked at 100 ms) and crashes at its first
+ladder move (asked at 1 s: the tests' st=1), saying why on stderr first."""
+import os
+import sys
+
+from good_random import RandomEngine
+
+
+class Crasher(RandomEngine):
+    name = "crasher"
+
+    def cmd_go(self, line, rest):
+        if "movetime 1000" in line:
+            sys.stderr.write("crasher gives up: ZeroDivisionError in a ladder game\\n")
+            sys.stderr.flush()
+            os._exit(7)
+        super().cmd_go(line, rest)
+
+
+if __name__ == "__main__":
+    Crasher().run()
+'''
+
+
+def crasher_bot(name: str) -> dict[str, bytes]:
+    return {**random_bot(name), "arena.toml": manifest(name, "python3 crasher.py"), "crasher.py": CRASHER}

@@ -139,19 +139,25 @@ def test_files_get_plain_permissions(tmp_path):
     assert stat.S_IMODE((dest / "run.sh").stat().st_mode) == 0o755
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ('name = "bot"', "command is missing"),
-    ('command = "./bot"', "name is missing"),
-    ('name = "bot"\ncommand = "./bot"\ncomand = "x"', "unknown key(s) comand"),
-    ('name = "../evil"\ncommand = "./bot"', "bot name '../evil' is not allowed"),
-    ('name = 5\ncommand = "./bot"', "name must be a string"),
-    ('name = "bot"\ncommand = 5', "command must be a string"),
-    ('name = "bot"\ncommand = ""', "command is empty"),
-    ('name = "bot"\ncommand = "./bot"\nbuild = ""', "build must be a non-empty string"),
-    ('name = "bot"\ncommand = "\'unclosed"', "cannot be split into words"),
-    ("name = [", "not valid TOML"),
+MANIFEST_KEYS = {"name": '"bot"', "command": '"./bot"'}
+"""A good manifest's keys as TOML values; each case below changes one (None: left out)."""
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"command": None}, "command is missing"),
+    ({"name": None}, "name is missing"),
+    ({"comand": '"x"'}, "unknown key(s) comand"),
+    ({"name": '"../evil"'}, "bot name '../evil' is not allowed"),
+    ({"name": "5"}, "name must be a string"),
+    ({"command": "5"}, "command must be a string"),
+    ({"command": '""'}, "command is empty"),
+    ({"build": '""'}, "build must be a non-empty string"),
+    ({"command": "\"'unclosed\""}, "cannot be split into words"),
+    ({"name": "["}, "not valid TOML"),
 ])
-def test_wrong_manifests_say_what_to_write(text, words):
+def test_wrong_manifests_say_what_to_write(change, words):
+    keys = {**MANIFEST_KEYS, **change}
+    text = "\n".join(f"{key} = {value}" for key, value in keys.items() if value is not None)
     with pytest.raises(ManifestError) as caught:
         parse_manifest(text)
     assert words in str(caught.value)

@@ -1,6 +1,7 @@
 """`isaac-arena serve --cluster`: the ladder's game pairs played by Dask workers through the referee's
-task; a lost scheduler ends the server cleanly (exit 2, one line, every finished game kept) and the
-next start on a new cluster goes on, the interrupted pairs played again."""
+task, each game's stderr carried back for its bot's author; a lost scheduler ends the server cleanly
+(exit 2, one line, every finished game kept) and the next start on a new cluster goes on, the
+interrupted pairs played again."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from sqlalchemy import func, select
 from arena.config import load_arena
 from arena.db.database import open_database
 from arena.db.schema import games, versions
-from tests.arena.bots import random_bot, tar_gz, write
+from tests.arena.bots import crasher_bot, random_bot, tar_gz, write
 from tests.arena.conftest import add_author, in_process, make_arena
-from tests.arena.test_server import wait_for
+from tests.arena.test_server import request, wait_for
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
@@ -47,11 +48,13 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
         proc.wait()
 
 
-def test_the_ladder_on_dask_survives_a_lost_scheduler(tmp_path, serve):
-    directory, _ = make_arena(tmp_path / "arena")
-    for name in ("one", "two"):
-        add_author(directory, name)
-        assert in_process("add", str(directory), str(write(tmp_path / f"{name}.tgz", tar_gz(random_bot(name)))),
+def test_the_ladder_on_dask_keeps_each_games_stderr_and_survives_a_lost_scheduler(tmp_path, serve):
+    # a crashing bot loses every game: it must not be suspended before the test ends
+    directory, _ = make_arena(tmp_path / "arena", edits={"suspend_after = 10 ": "suspend_after = 1000 "})
+    tokens = {}
+    for name, files in (("one", random_bot("one")), ("two", crasher_bot("two"))):
+        tokens[name] = add_author(directory, name)
+        assert in_process("add", str(directory), str(write(tmp_path / f"{name}.tgz", tar_gz(files))),
                           "--author", name)[0] == 0
     engine = open_database(load_arena(directory).database_url())
 
@@ -63,6 +66,14 @@ def test_the_ladder_on_dask_survives_a_lost_scheduler(tmp_path, serve):
     try:
         server = serve(directory, "--cluster", address)
         wait_for(lambda: recorded() >= 2, 180)
+        # the crasher's author sees what it wrote in a game a worker played; the other author does not
+        with engine.connect() as db:
+            game_id = int(db.execute(select(games.c.id).order_by(games.c.id)).scalars().first())
+        status, seen, _ = request(server, f"/api/me/games/{game_id}/stderr", token=tokens["two"])
+        assert status == 200 and [part["bot"] for part in seen["stderr"]] == ["two"], seen
+        assert "crasher gives up: ZeroDivisionError" in seen["stderr"][0]["head"]
+        status, other, _ = request(server, f"/api/me/games/{game_id}/stderr", token=tokens["one"])
+        assert status == 200 and other["stderr"] == []
         stop(procs)
         procs = []
         deadline = time.monotonic() + 90

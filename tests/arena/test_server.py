@@ -121,6 +121,11 @@ def test_forms_must_come_from_our_own_pages(site):
     token_cookie = cookie.split(";")[0]
     got, body, _ = request(server, "/me", headers={"Cookie": token_cookie})
     assert got == 200 and "My bots (alice)" in body
+    # the leaderboard a visitor gets as ready bytes is not the one a signed-in author sees
+    for _ in range(2):   # the second from the cache
+        assert 'href="/signin">Sign in' in request(server, "/")[1]
+        got, body, _ = request(server, "/", headers={"Cookie": token_cookie})
+        assert got == 200 and "alice <button>Sign out" in body and 'href="/signin"' not in body
     # a write with the cookie from another site is refused, even with a valid cookie
     got, body, _ = request(server, "/api/bots", method="POST", data=tar_gz(random_bot("csrf")),
                            headers={"Cookie": token_cookie, "Origin": "http://evil.example"})
@@ -149,6 +154,10 @@ def test_a_submitted_bot_is_checked_plays_and_shows_on_every_page(site):
     assert all(r["wins"] + r["draws"] + r["losses"] == r["games"] for r in rows)
     status, page, _ = request(server, "/")
     assert status == 200 and "chatty-a" in page and "<svg class=\"spark\"" in page
+    for _ in range(2):   # made, then from the cache: a visitor's ready page, an author's own
+        assert 'href="/signin">Sign in' in request(server, "/bots/chatty-a")[1]
+        status, page, _ = request(server, "/bots/chatty-a", token=tokens["bob"])
+        assert status == 200 and "bob <button>Sign out" in page and "chatty-a" in page
     status, bot, _ = request(server, "/api/bots/chatty-a")
     assert status == 200 and bot["author"] == "alice" and bot["check"]["ok"] is True
     assert bot["against"][0]["opponent"] == "chatty-b" and bot["recent_games"]

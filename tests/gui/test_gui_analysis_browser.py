@@ -17,8 +17,7 @@ from protocol import new_game
 from protocol.notation import parse_segment
 from protocol.steps import next_steps
 from tests.gui.page import ECHO_ENGINE, Page
-from tests.support.browser import browser_session
-from tests.support.gui_server import GuiServer
+from tests.support.gui_server import serving
 
 pytestmark = pytest.mark.browser
 
@@ -54,11 +53,6 @@ def _record(game_id: int, seed: int) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    yield from browser_session()   # one Chromium for the module; each Page starts with empty storage
-
-
-@pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
     return _record(0, 11)
 
@@ -68,9 +62,7 @@ def server(tmp_path_factory, record):
     runs = tmp_path_factory.mktemp("runs")
     (runs / RUN).mkdir()
     (runs / RUN / "records.jsonl").write_text(json.dumps(record) + "\n")
-    srv = GuiServer("-engine", "name=echo", f"cmd={ECHO_ENGINE}", "--runs", str(runs))
-    yield srv
-    srv.stop()
+    yield from serving("-engine", "name=echo", f"cmd={ECHO_ENGINE}", "--runs", str(runs))
 
 
 def replay_at(page: Page, ply: int) -> None:

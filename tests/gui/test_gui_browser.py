@@ -15,16 +15,14 @@ import pytest
 
 from tests.gui.page import CELL, Page
 from tests.support.browser import browser, png_colours  # noqa: F401  (browser is a fixture)
-from tests.support.gui_server import GuiServer
+from tests.support.gui_server import serving
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def server():
-    srv = GuiServer()
-    yield srv
-    srv.stop()
+    yield from serving()
 
 
 def board_screenshot(page: Page, path: Path) -> bytes:

@@ -12,8 +12,7 @@ import time
 import pytest
 
 from tests.gui.page import ECHO_ENGINE, RANDOM_ENGINE, Page
-from tests.support.browser import browser_session
-from tests.support.gui_server import GuiServer
+from tests.support.gui_server import serving
 
 pytestmark = pytest.mark.browser
 
@@ -23,16 +22,9 @@ PLACEMENT = re.compile(r"[a-j]\d[a-j]\d\*")
 
 
 @pytest.fixture(scope="module")
-def browser():
-    yield from browser_session()   # one Chromium for the module; each Page starts with empty storage
-
-
-@pytest.fixture(scope="module")
 def server():
-    srv = GuiServer("-engine", "name=random", f"cmd={RANDOM_ENGINE}", "option.Strategy=random",
+    yield from serving("-engine", "name=random", f"cmd={RANDOM_ENGINE}", "option.Strategy=random",
                     "-engine", "name=echo", f"cmd={ECHO_ENGINE}")
-    yield srv
-    srv.stop()
 
 
 def open_page(browser, server, width: int, height: int, kind: str) -> Page:

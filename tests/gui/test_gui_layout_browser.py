@@ -11,8 +11,7 @@ import re
 import pytest
 
 from tests.gui.page import RANDOM_ENGINE, Page
-from tests.support.browser import browser_session
-from tests.support.gui_server import GuiServer
+from tests.support.gui_server import serving
 
 pytestmark = pytest.mark.browser
 
@@ -29,15 +28,8 @@ FIRST_SCREENS = [(360, 740, "phone"), (1280, 800, "desktop")]
 
 
 @pytest.fixture(scope="module")
-def browser():
-    yield from browser_session()   # one Chromium for the module; each Page starts with empty storage
-
-
-@pytest.fixture(scope="module")
 def server():
-    srv = GuiServer("-engine", "name=random", f"cmd={RANDOM_ENGINE}", "option.Strategy=random")
-    yield srv
-    srv.stop()
+    yield from serving("-engine", "name=random", f"cmd={RANDOM_ENGINE}", "option.Strategy=random")
 
 
 def open_page(browser, server, width: int, height: int, kind: str) -> Page:

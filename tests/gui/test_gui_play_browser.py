@@ -14,8 +14,7 @@ import pytest
 
 from protocol import new_game
 from tests.gui.page import ECHO_ENGINE, RANDOM_ENGINE, Page
-from tests.support.browser import browser_session
-from tests.support.gui_server import GuiServer
+from tests.support.gui_server import serving
 
 pytestmark = pytest.mark.browser
 
@@ -28,16 +27,9 @@ FOUNDATIONS_BRIDGE = "foundations d1d7,f1f6,e3e7,j3j8/c1c7,g2g7,a8f8,c6c8^2 3333
 
 
 @pytest.fixture(scope="module")
-def browser():
-    yield from browser_session()   # one Chromium for the module; each Page starts with empty storage
-
-
-@pytest.fixture(scope="module")
 def server():
-    srv = GuiServer("-engine", "name=echo", f"cmd={ECHO_ENGINE}",
+    yield from serving("-engine", "name=echo", f"cmd={ECHO_ENGINE}",
                     "-engine", "name=random", f"cmd={RANDOM_ENGINE}", "option.Strategy=random")
-    yield srv
-    srv.stop()
 
 
 def centre(page: Page, css: str) -> tuple[float, float]:

@@ -13,8 +13,7 @@ import pytest
 
 from gui.levels import MEASURED
 from tests.gui.page import ECHO_ENGINE, Page
-from tests.support.browser import browser_session
-from tests.support.gui_server import GuiServer
+from tests.support.gui_server import serving
 
 pytestmark = pytest.mark.browser
 
@@ -24,15 +23,8 @@ SIZES = [(360, 740, "phone"), (1280, 800, "desktop")]
 
 
 @pytest.fixture(scope="module")
-def browser():
-    yield from browser_session()   # one Chromium for the module; each Page starts with empty storage
-
-
-@pytest.fixture(scope="module")
 def server():
-    srv = GuiServer("-engine", "name=echo", f"cmd={ECHO_ENGINE}")
-    yield srv
-    srv.stop()
+    yield from serving("-engine", "name=echo", f"cmd={ECHO_ENGINE}")
 
 
 def move_note(page: Page, ply: int) -> str:

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 
 from tests.support.paths import REPO
 
@@ -89,3 +90,12 @@ def _proc_status(pid: int) -> list[str]:
             return status.read().splitlines()
     except OSError:
         return []
+
+
+def serving(*args: str) -> Iterator[GuiServer]:
+    """A server for a fixture's lifetime (`yield from serving(...)`), stopped afterwards."""
+    server = GuiServer(*args)
+    try:
+        yield server
+    finally:
+        server.stop()

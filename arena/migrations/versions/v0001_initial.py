@@ -15,10 +15,20 @@ branch_labels = None
 depends_on = None
 
 
+def _serial_id() -> sa.Column[int]:
+    """A table's own key: a whole number the database gives each new row."""
+    return sa.Column("id", sa.Integer, primary_key=True, autoincrement=True)
+
+
+def _results() -> list[sa.Column[int]]:
+    """Wins, draws and losses: a version's whole tally and its tally against one opponent."""
+    return [sa.Column(name, sa.Integer, nullable=False) for name in ("wins", "draws", "losses")]
+
+
 def upgrade() -> None:
     op.create_table(
         "authors",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        _serial_id(),
         sa.Column("name", sa.String(40), nullable=False, unique=True),
         sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
         sa.Column("is_admin", sa.Boolean, nullable=False),
@@ -26,7 +36,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "bots",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        _serial_id(),
         sa.Column("author_id", sa.Integer, sa.ForeignKey("authors.id"), nullable=False),
         sa.Column("name", sa.String(40), nullable=False, unique=True),
         sa.Column("created_at", sa.Float, nullable=False),
@@ -35,7 +45,7 @@ def upgrade() -> None:
     op.create_index("ix_bots_author_id", "bots", ["author_id"])
     op.create_table(
         "versions",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        _serial_id(),
         sa.Column("bot_id", sa.Integer, sa.ForeignKey("bots.id"), nullable=False),
         sa.Column("number", sa.Integer, nullable=False),
         sa.Column("created_at", sa.Float, nullable=False),
@@ -51,9 +61,7 @@ def upgrade() -> None:
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
         sa.Column("games", sa.Integer, nullable=False),
-        sa.Column("wins", sa.Integer, nullable=False),
-        sa.Column("draws", sa.Integer, nullable=False),
-        sa.Column("losses", sa.Integer, nullable=False),
+        *_results(),
         sa.Column("failed_in_row", sa.Integer, nullable=False),
         sa.Column("last_game_at", sa.Float, nullable=True),
         sa.Column("spark", sa.Text, nullable=False),
@@ -62,7 +70,7 @@ def upgrade() -> None:
     op.create_index("ix_versions_status", "versions", ["status"])
     op.create_table(
         "pairs",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        _serial_id(),
         sa.Column("game_type", sa.String(16), nullable=False),
         sa.Column("first", sa.Integer, sa.ForeignKey("versions.id"), nullable=False),
         sa.Column("second", sa.Integer, sa.ForeignKey("versions.id"), nullable=False),
@@ -107,13 +115,11 @@ def upgrade() -> None:
         "encounters",
         sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), primary_key=True, autoincrement=False),
         sa.Column("opponent_id", sa.Integer, sa.ForeignKey("versions.id"), primary_key=True, autoincrement=False),
-        sa.Column("wins", sa.Integer, nullable=False),
-        sa.Column("draws", sa.Integer, nullable=False),
-        sa.Column("losses", sa.Integer, nullable=False),
+        *_results(),
     )
     op.create_table(
         "finals",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        _serial_id(),
         sa.Column("created_at", sa.Float, nullable=False),
         sa.Column("finished_at", sa.Float, nullable=True),
         sa.Column("top", sa.Integer, nullable=False),

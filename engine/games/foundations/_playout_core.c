@@ -157,14 +157,10 @@ static const Move PASS_MOVE = {-1, 0};
 
 static inline int same_move(const Move *a, const Move *b) { return a->seg == b->seg && a->level == b->level; }
 
+/* One side's pieces on one level in two positions: the same segments, in any order. */
 static int same_level(const Pos *a, const Pos *b, int c, int level) {
-    if (a->npieces[c][level] != b->npieces[c][level] || a->own[c][level] != b->own[c][level]) return 0;
-    for (int i = 0; i < a->npieces[c][level]; i++) {
-        int found = 0;
-        for (int j = 0; j < b->npieces[c][level] && !found; j++) found = a->pieces[c][level][i] == b->pieces[c][level][j];
-        if (!found) return 0;
-    }
-    return 1;
+    return a->npieces[c][level] == b->npieces[c][level] && a->own[c][level] == b->own[c][level] &&
+           same_segments(a->pieces[c][level], b->pieces[c][level], a->npieces[c][level]);
 }
 
 /* One position: the same pieces on every level (in any order), hands, levels, shortest lengths, turn, passes. */

@@ -450,7 +450,7 @@ static PyMethodDef methods[] = {
     {"playout", py_playout, METH_VARARGS, "playout(position, seed, plies, deviate, sample) -> [seg * 16 + level | -1]"},
     {"model", py_model, METH_VARARGS, "model(position, weights, bias) -> float"},
     {"ordered", py_ordered, METH_VARARGS, "ordered(position, keep, temperature) -> [(segment * 16 + level, prior)]"},
-    {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
+    SEGMENTS_METHOD,
     {NULL, NULL, 0, NULL},
 };
 

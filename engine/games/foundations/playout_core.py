@@ -10,16 +10,18 @@ C cores read. ``AVAILABLE`` is False where the extension could not be compiled.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from types import ModuleType
 
-from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
+from engine.games.parts import CompiledPlayoutCore, NativePlayouts, PlayoutCore, compiled, narrowed
 from engine.games.treemc import TreeMCSettings
 from protocol.board import SEGMENTS
 from protocol.game import Game
 from protocol.games.foundations.rules import FoundationsGame
 from protocol.moves import PASS, Move, Place
 
-_core: ModuleType | None = compiled("engine.games.foundations._playout_core")
+NativeMove = tuple[int, int]
+"""(segment index, level); (-1, 0) is a pass."""
+
+_core: NativePlayouts[NativeMove] | None = compiled("engine.games.foundations._playout_core")
 """The C core; None where it was not compiled, and then fastmc plays flatmc's Python playouts instead."""
 
 AVAILABLE = _core is not None
@@ -54,9 +56,6 @@ class PlayoutSettings:
 
 DEFAULTS = PlayoutSettings()
 
-NativeMove = tuple[int, int]
-"""(segment index, level); (-1, 0) is a pass."""
-
 
 def position_tuple(position: Game) -> tuple[object, ...]:
     """The position as the C cores read it (FoundationsGame's public state)."""
@@ -72,7 +71,7 @@ def to_move(native: NativeMove) -> Move:
     return PASS if seg < 0 else Place(SEGMENTS[seg], level)
 
 
-def core() -> ModuleType:
+def core() -> NativePlayouts[NativeMove]:
     assert _core is not None, "the FOUNDATIONS playout core is not built"
     return _core
 

@@ -196,14 +196,10 @@ static Move playout_move(const Pos *p, const double *prm, Rng *r) {
 
 /* -- root candidates -------------------------------------------------------------------------- */
 
-typedef struct {
-    double score;
-    Move move;
-} Scored;
+#include "_scored.h"
 
-static int by_score_desc(const void *a, const void *b) {
-    const Scored *x = a, *y = b;
-    if (x->score != y->score) return x->score < y->score ? 1 : -1;
+/* Equal scores: by the placement, then the first slid piece. */
+static int scored_tie(const Scored *x, const Scored *y) {
     if (x->move.place != y->move.place) return x->move.place - y->move.place;
     return x->move.start[0] - y->move.start[0];
 }
@@ -331,14 +327,10 @@ static PyObject *move_tuple(const Move *m) {
 #define UCT_TYPE_NAME "engine.games.hari._playout_core.UctTree"
 static const Move PASS_MOVE = {0, {0}, {0}, -1, 0};
 
+/* One side's pieces in two positions: the same segments, in any order. */
 static int same_pieces(const Pos *a, const Pos *b, int c) {
-    if (a->npieces[c] != b->npieces[c] || a->own[c] != b->own[c]) return 0;
-    for (int i = 0; i < a->npieces[c]; i++) {
-        int found = 0;
-        for (int j = 0; j < b->npieces[c] && !found; j++) found = a->pieces[c][i] == b->pieces[c][j];
-        if (!found) return 0;
-    }
-    return 1;
+    return a->npieces[c] == b->npieces[c] && a->own[c] == b->own[c] &&
+           same_segments(a->pieces[c], b->pieces[c], a->npieces[c]);
 }
 
 /* One position: the same pieces (in any order), hands, longest plays, turn and passes. */

@@ -662,7 +662,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"candidates", py_candidates, METH_VARARGS, "candidates(position, per_length) -> [(start, end, place, length)]"},
     {"contest_margin", py_contest_margin, METH_VARARGS, "contest_margin(position, color) -> int"},
-    {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"},
+    SEGMENTS_METHOD,
     {"search", py_search, METH_VARARGS, "iterative-deepening alpha-beta; see the source"},
     {NULL, NULL, 0, NULL},
 };

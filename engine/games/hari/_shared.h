@@ -95,9 +95,7 @@ static int read_position(PyObject *position, Pos *p) {
     memset(p, 0, sizeof(*p));
     u128 occupied = 0;
     for (int c = 0; c < 2; c++) {
-        int segs[MAXPIECES];
-        if (read_hand(hd[c], p->hand[c]) < 0) return -1;
-        int ns = read_pieces(pc[c], segs, MAXPIECES, &occupied, p->hand[c]);
+        int segs[MAXPIECES], ns = read_side(hd[c], pc[c], p->hand[c], segs, MAXPIECES, &occupied);
         if (ns < 0) return -1;
         for (int i = 0; i < ns; i++) add_piece(p, c, segs[i]);
         if (mn[c] < 0 || mn[c] > 7) { PyErr_SetString(PyExc_ValueError, "a minimum length is 0 to 7"); return -1; }

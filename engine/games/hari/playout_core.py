@@ -12,16 +12,18 @@ discard, one own piece slid to make room) and epsilon-greedy playouts to the end
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from types import ModuleType
 
-from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
+from engine.games.parts import CompiledPlayoutCore, NativePlayouts, PlayoutCore, compiled, narrowed
 from engine.games.treemc import TreeMCSettings
 from protocol.board import SEGMENTS
 from protocol.game import Game
 from protocol.games.hari.rules import HariGame
 from protocol.moves import PASS, HariMove, Move, Slide
 
-_core: ModuleType | None = compiled("engine.games.hari._playout_core")
+NativeMove = tuple[int, int, tuple[tuple[int, int], ...]]
+"""(placed segment or -1 for a discard, length (0: a pass), ((slid piece, its end or -1 for off), ...))."""
+
+_core: NativePlayouts[NativeMove] | None = compiled("engine.games.hari._playout_core")
 """The C core; None where it was not compiled, and then fastmc plays flatmc's Python playouts instead."""
 
 AVAILABLE = _core is not None
@@ -68,9 +70,6 @@ class PlayoutSettings:
 
 DEFAULTS = PlayoutSettings()
 
-NativeMove = tuple[int, int, tuple[tuple[int, int], ...]]
-"""(placed segment or -1 for a discard, length (0: a pass), ((slid piece, its end or -1 for off), ...))."""
-
 
 def position_tuple(position: Game) -> tuple[object, ...]:
     """The position as the C cores read it (HariGame's public state)."""
@@ -90,7 +89,7 @@ def to_move(native: NativeMove) -> Move:
     return HariMove(moves, None, length)
 
 
-def core() -> ModuleType:
+def core() -> NativePlayouts[NativeMove]:
     assert _core is not None, "the HARI playout core is not built"
     return _core
 

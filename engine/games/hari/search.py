@@ -104,15 +104,7 @@ def _search(game: HariGame, ctx: SearchContext[HariSettings], root_per_length: i
                                                   s.inner_place_blocks),
                    _evaluate, _terminal, WIN,
                    key=HariGame.search_key, check_every=1)  # a node costs 0.1-1 ms: look at the clock at each
-    last: dict[str, Info | None] = {"info": None}
-
-    def on_depth(res: ABResult) -> None:
-        last["info"] = info_of(res)
-        ctx.maybe_report()
-
-    ctx.snapshot = lambda: last["info"]
-    ctx.lines = lambda count: [info_of(line) for line in ab.top[:count]]
-    return ab.iterate(game, moves, depth, on_depth)
+    return ab.iterate_reported(game, moves, depth, info_of)
 
 
 class HariSearcher:

@@ -396,14 +396,10 @@ static inline Move playout_move(const Pos *p, const double *prm, Rng *r) {
 
 /* -- root candidates -------------------------------------------------------------------- */
 
-typedef struct {
-    double score;
-    Move move;
-} Scored;
+#include "_scored.h"
 
-static int by_score_desc(const void *a, const void *b) {
-    const Scored *x = a, *y = b;
-    if (x->score != y->score) return x->score < y->score ? 1 : -1;
+/* Equal scores: by the segment, then the new score. */
+static int scored_tie(const Scored *x, const Scored *y) {
     if (x->move.seg != y->move.seg) return x->move.seg - y->move.seg;
     return x->move.score - y->move.score;
 }
@@ -518,9 +514,7 @@ static int read_position(PyObject *position, Pos *p) {
     p->npasses = np;
     u128 occupied = 0;
     for (int c = 0; c < 2; c++) {
-        int segs[MAXPIECES];
-        if (read_hand(hd[c], p->hand[c]) < 0) return -1;
-        int ns = read_pieces(pc[c], segs, MAXPIECES, &occupied, p->hand[c]);
+        int segs[MAXPIECES], ns = read_side(hd[c], pc[c], p->hand[c], segs, MAXPIECES, &occupied);
         if (ns < 0) return -1;
         for (int i = 0; i < ns; i++) put(p, c, segs[i]);
         if (sc[c] < 0 || sc[c] > 200 || (rm[c] != 0 && (rm[c] < 3 || rm[c] > 7))) {
@@ -542,14 +536,10 @@ static PyObject *move_tuple(const Move *m) { return Py_BuildValue("(ii)", m->seg
 
 #define PLAYOUT_LEAF   /* its playouts value ISAAC search's placement leaves */
 #include "_playout_api.h"
+/* One side's pieces in two positions: the same segments, in any order. */
 static int same_pieces(const Pos *a, const Pos *b, int c) {
-    if (a->npieces[c] != b->npieces[c] || a->own[c] != b->own[c]) return 0;
-    for (int i = 0; i < a->npieces[c]; i++) {
-        int found = 0;
-        for (int j = 0; j < b->npieces[c] && !found; j++) found = a->pieces[c][i] == b->pieces[c][j];
-        if (!found) return 0;
-    }
-    return 1;
+    return a->npieces[c] == b->npieces[c] && a->own[c] == b->own[c] &&
+           same_segments(a->pieces[c], b->pieces[c], a->npieces[c]);
 }
 
 /* One position: the phase, the same pieces (in any order), hands, scores, longest removals, turn and passes. */

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from types import ModuleType
 from typing import Protocol
 
-from engine.games.parts import CompiledPlayoutCore, PlayoutCore, compiled, narrowed
+from engine.games.parts import CompiledPlayoutCore, NativePlayouts, PlayoutCore, compiled, narrowed
 from engine.games.treemc import TreeMCSettings
 from engine.search.ctree import TREE_NODES, TREE_SLOTS, CTree
 from protocol.board import SEGMENTS
@@ -24,7 +23,33 @@ from protocol.game import Game
 from protocol.games.isaac.rules import PLACE, IsaacGame
 from protocol.moves import PASS, Move, Place, Remove
 
-_core: ModuleType | None = compiled("engine.games.isaac._playout_core")
+NativeMove = tuple[int, int]
+"""(segment index, new score or -1 for a placement); (-1, -1) is a pass."""
+
+
+class KeptTree(CTree, Protocol):
+    """ISAAC's C tree, which can be kept between moves (engine/search/native/_tree.h's advance)."""
+
+    def advance(self, position: tuple[object, ...], root: list[tuple[int, float]], seed: int) -> int: ...
+
+
+class IsaacPlayouts(NativePlayouts[NativeMove], Protocol):
+    """ISAAC's C core: the entry points of every playout core, and those of ISAAC's search."""
+
+    def leaf(self, position: tuple[object, ...], params: Sequence[float], seed: int,
+             count: int) -> tuple[float, int]: ...
+
+    def guesses(self, position: tuple[object, ...]) -> list[tuple[int, float]]:
+        """(segment index, guess) for the placements, best first (the search's placement priors)."""
+        ...
+
+    def Tree(self, position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
+             game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> KeptTree:
+        """A search tree (engine/search/native/_tree.h) over ISAAC (_tree_game.h)."""
+        ...
+
+
+_core: IsaacPlayouts | None = compiled("engine.games.isaac._playout_core")
 """The C core; None where it was not compiled, and then fastmc plays flatmc's Python playouts instead."""
 
 AVAILABLE = _core is not None
@@ -78,9 +103,6 @@ class PlayoutSettings:
 
 DEFAULTS = PlayoutSettings()
 
-NativeMove = tuple[int, int]
-"""(segment index, new score or -1 for a placement); (-1, -1) is a pass."""
-
 
 def position_tuple(position: Game) -> tuple[object, ...]:
     """The position as the C core reads it (IsaacGame's public state)."""
@@ -107,7 +129,7 @@ def leaf(game: IsaacGame, seed: int, count: int, settings: PlayoutSettings = DEF
     return float(value), int(plies)
 
 
-def core() -> ModuleType:
+def core() -> IsaacPlayouts:
     assert _core is not None, "the ISAAC playout core is not built"
     return _core
 
@@ -142,12 +164,6 @@ def tree_move(code: int) -> Move:
     if code < len(SEGMENTS):
         return PLACE[code]
     return Remove(SEGMENTS[(code - len(SEGMENTS)) // 1024], (code - len(SEGMENTS)) % 1024)
-
-
-class KeptTree(CTree, Protocol):
-    """ISAAC's C tree, which can be kept between moves (engine/search/native/_tree.h's advance)."""
-
-    def advance(self, position: tuple[object, ...], root: list[tuple[int, float]], seed: int) -> int: ...
 
 
 def new_tree(game: IsaacGame, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,

@@ -176,15 +176,7 @@ def choose_scoring(game: IsaacGame, ctx: SearchContext[IsaacSettings]) -> tuple[
         return info
 
     ab = scoring_alpha_beta(ctx)
-    last: dict[str, Info | None] = {"info": None}
-
-    def on_depth(res: ABResult) -> None:
-        last["info"] = info_of(res)
-        ctx.maybe_report()
-
-    ctx.snapshot = lambda: last["info"]
-    ctx.lines = lambda count: [info_of(line) for line in ab.top[:count]]
-    result = ab.iterate(game, moves, ctx.tm.depth_limit or 64, on_depth)
+    result = ab.iterate_reported(game, moves, ctx.tm.depth_limit or 64, info_of)
     return result.move, info_of(result)
 
 

@@ -124,7 +124,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     {"candidates", py_candidates, METH_VARARGS, "candidates(position, params) -> [move]"},                        \
     {"search", py_search, METH_VARARGS, "search(position, params, budget) -> (moves, visits, totals, nodes, playouts)"},\
     {"playout", py_playout, METH_VARARGS, "playout(position, params, seed) -> (moves, measures, winner)"},        \
-    {"segments", py_segments, METH_NOARGS, "segments() -> [(lo, hi, length, horizontal)] by index"}
+    SEGMENTS_METHOD
 
 #ifdef PLAYOUT_LEAF   /* a core whose playouts a search uses defines it before including this */
 #define MAX_LEAF_PLAYOUTS 64

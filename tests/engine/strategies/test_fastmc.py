@@ -16,6 +16,7 @@ import pytest
 
 from engine.strategies import Limits, fast_mc, make_strategy
 from engine.strategies.base import PLAY_DEFAULTS, PlayOptions
+from engine.strategies.core_partners import first_accepted
 from protocol import new_game
 from protocol.moves import PASS
 
@@ -108,9 +109,9 @@ def test_a_move_the_rules_refuse_gives_way_to_the_next():
     game = new_game("isaac")
     legal = partner.to_move(partner.core().candidates(partner.position_tuple(game), partner.DEFAULTS.params())[0])
     infos: list = []
-    assert fast_mc.FastMCStrategy._vetted(game, [PASS, legal], infos.append) == legal  # no pass at the start
-    assert any(i.string and "illegal" in i.string for i in infos)
-    assert game.is_legal(fast_mc.FastMCStrategy._vetted(game, [PASS], infos.append))  # then the first legal move
+    assert first_accepted(game, [PASS, legal], infos.append, "fastmc") == legal  # no pass at the start
+    assert any(i.string and i.string.startswith("fastmc: ") and "illegal" in i.string for i in infos)
+    assert game.is_legal(first_accepted(game, [PASS], infos.append, "fastmc"))  # then the first legal move
 
 
 def test_without_a_core_it_plays_flatmc_and_says_so(monkeypatch):

@@ -25,31 +25,19 @@ from engine.games.packing import NEIGHBOURS
 from protocol import new_game
 from protocol.board import SEGMENTS, segments_from_starts
 from protocol.moves import PASS, Place
-from referee.matches.openings import read_opening_file, shipped_book
+from tests.engine.games.book_positions import book_positions
 from tests.support.search import context
 
 SETTINGS = FoundationsSettings()
 
 
-def varied_positions(count: int, seed: int) -> list:
-    """Positions from the shipped book's openings, played on by the playout policy or at random."""
-    rng = random.Random(seed)
-    openings = read_opening_file("foundations", str(shipped_book("foundations")))
-    found = []
-    while len(found) < count:
-        game = new_game("foundations")
-        for text in openings[rng.randrange(len(openings))].moves:
-            game.push(game.parse_move(text))
-        for _ in range(rng.randrange(0, 26)):
-            if game.is_over():
-                break
-            game.push(game.random_move(rng) if rng.random() < 0.3 else playout_move(game, rng, SETTINGS.playout_sample, SETTINGS.deviate))
-        if not game.is_over():
-            found.append(game)
-    return found
+def _play_on(game, rng: random.Random):
+    """A random move three times in ten, else the playout policy's."""
+    return game.random_move(rng) if rng.random() < 0.3 else playout_move(game, rng, SETTINGS.playout_sample,
+                                                                         SETTINGS.deviate)
 
 
-POSITIONS = varied_positions(150, seed=7)
+POSITIONS = book_positions("foundations", 150, seed=7, most_plies=26, play_on=_play_on)
 
 
 def _replay(game, moves) -> None:

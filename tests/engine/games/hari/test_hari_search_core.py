@@ -28,29 +28,16 @@ from engine.search.timeman import TimeManager
 from protocol import game_from_position, new_game
 from protocol.board import SEGMENTS, count_placements
 from protocol.moves import PASS
-from referee.matches.openings import read_opening_file, shipped_book
+from tests.engine.games.book_positions import book_positions
 
 
-def varied_positions(count: int, seed: int) -> list:
-    """Positions from the shipped book's openings, played on by candidates drawn near the front of the list."""
-    rng = random.Random(seed)
-    openings = read_opening_file("hari", str(shipped_book("hari")))
-    found = []
-    while len(found) < count:
-        game = new_game("hari")
-        for text in openings[rng.randrange(len(openings))].moves:
-            game.push(game.parse_move(text))
-        for _ in range(rng.randrange(0, 24)):
-            if game.is_over():
-                break
-            moves = candidates(game, 10, 4, 24)
-            game.push(moves[min(len(moves) - 1, int(rng.expovariate(1 / 4)))])
-        if not game.is_over():
-            found.append(game)
-    return found
+def _play_on(game, rng: random.Random):
+    """One of the candidates, drawn near the front of the list."""
+    moves = candidates(game, 10, 4, 24)
+    return moves[min(len(moves) - 1, int(rng.expovariate(1 / 4)))]
 
 
-POSITIONS = varied_positions(120, seed=5)
+POSITIONS = book_positions("hari", 120, seed=5, most_plies=24, play_on=_play_on)
 
 
 def test_the_core_is_built():

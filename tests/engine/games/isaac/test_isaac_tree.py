@@ -23,32 +23,23 @@ from protocol import game_from_position, new_game
 from protocol.board import SEGMENTS
 from protocol.games.isaac.rules import IsaacGame
 from protocol.state import Phase
-from referee.matches.openings import read_opening_file, shipped_book
+from tests.engine.games.book_positions import book_positions
 from tests.support.search import context
 
 SETTINGS = IsaacSettings()
 
 
-def placement_positions(count: int, seed: int) -> list[IsaacGame]:
-    """Placement positions with a choice, from the shipped book's openings played on at random."""
-    rng = random.Random(seed)
-    openings = read_opening_file("isaac", str(shipped_book("isaac")))
-    found: list[IsaacGame] = []
-    while len(found) < count:
-        game = new_game("isaac")
-        assert isinstance(game, IsaacGame)
-        for text in openings[rng.randrange(len(openings))].moves:
-            game.push(game.parse_move(text))
-        for _ in range(rng.randrange(0, 24)):
-            if game.phase is not Phase.PLACE:
-                break
-            game.push(game.random_move(rng))
-        if game.phase is Phase.PLACE and len(list(game.legal_moves())) > 1:
-            found.append(game)
-    return found
+def _placing(game) -> bool:
+    return game.phase is Phase.PLACE
 
 
-POSITIONS = placement_positions(40, seed=11)
+def _placing_with_a_choice(game) -> bool:
+    return game.phase is Phase.PLACE and len(list(game.legal_moves())) > 1
+
+
+POSITIONS = book_positions("isaac", 40, seed=11, most_plies=24, play_on=lambda game, rng: game.random_move(rng),
+                           goes_on=_placing, keep=_placing_with_a_choice)
+"""Placement positions with a choice, from the shipped book's openings played on at random."""
 
 
 def late_position(seed: int) -> IsaacGame:
