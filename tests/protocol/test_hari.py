@@ -427,8 +427,8 @@ DARK_HOLDS_ONLY_ITS_7 = "hari a0f0/a9c9,j0j2 3333344445557/3334444555667 d -"
     ("a9g9", IllegalMoveError, "overlaps a piece at a9"),
     ("a0g0", IllegalMoveError, "overlaps a piece at a0"),
     ("pass", IllegalMoveError, "cannot pass while a move exists"),
-    ("a0c0>,x4", NotationError, ""),
-    ("x8", NotationError, ""),
+    ("a0c0>,x4", NotationError, None),
+    ("x8", NotationError, None),
 ])
 def test_play_rejections_name_the_broken_rule(text, error, match):
     with pytest.raises(error, match=match):

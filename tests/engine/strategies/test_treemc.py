@@ -39,7 +39,7 @@ def test_plays_legal_games_to_the_end(name):
             game.play(game.random_move(rng))
         else:
             move = _choose(players[game.turn], game, Limits(nodes=3000), seed=game.turn)
-            assert move in set(game.legal_moves()) or str(move) == "pass"
+            assert game.is_legal(move)  # (HARI positions have up to a million legal moves: none listed)
             game.play(move)
     assert game.result() is not None
 
