@@ -90,10 +90,10 @@ def run_match(game: str, opponent: str, args: argparse.Namespace, out: Path) -> 
            *([f"option.SearchSettings={args.search_settings}"] if args.search_settings else []),
            f"tc=st={args.movetime / 1000:g} margin={args.margin}",
            *engine_args(opponent, args.prev,
-                        f"tc=st={(args.opponent_movetime or args.movetime) / 1000:g} margin={args.margin}")]
+                        f"tc=st={(args.opponent_movetime or args.movetime) / 1000:g} margin={args.margin}"),
+           # engines get only the variables the host names (referee/engines/environment.py): the clock by env.
+           *(["-each", "env.ISAAC_ENGINE_CLOCK=cpu"] if args.cpu_clock else [])]
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    if args.cpu_clock:  # the engines inherit the referee's environment (engine/cpu_clock.py)
-        env["ISAAC_ENGINE_CLOCK"] = "cpu"
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0 or not (out / "summary.json").is_file():
         sys.exit(f"match failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr[-2000:]}")
