@@ -572,10 +572,6 @@ static PyMethodDef methods[] = {
     PLAYOUT_CORE_METHODS,
     PLAYOUT_LEAF_METHOD,
     {"guesses", py_guesses, METH_VARARGS, "guesses(position) -> [(segment, guess)] best first"},
-    {"features", py_leaf_features, METH_VARARGS, "features(position) -> the leaf model's features (placement phase)"},
-    {"prior_features", py_prior_features, METH_VARARGS,
-     "prior_features(position) -> [(segment, the fitted prior's features)] of every placement"},
-    {"fitted_prior", py_fitted_prior, METH_VARARGS, "fitted_prior(position, weights) -> [(segment, weight)] best first"},
     {NULL, NULL, 0, NULL},
 };
 

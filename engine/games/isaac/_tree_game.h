@@ -19,74 +19,25 @@
 #define TREE_MAX_MOVES MAXMOVES
 #define TREE_TYPE_NAME "engine.games.isaac._playout_core.Tree"
 
-#include "_leaf_model.h"
-
-typedef struct {
-    double guess;
-    int seg, order;
-} Guess;
-
-/* Best first; equal guesses keep the rules' order (Python's stable sort). */
-static int by_guess(const void *a, const void *b) {
-    const Guess *x = a, *y = b;
-    if (x->guess != y->guess) return x->guess < y->guess ? 1 : -1;
-    return x->order - y->order;
-}
-
-#include "_placement_prior.h"
-
-/* Reads `count` finite numbers from the sequence `seq` into `out` (`what` names them in errors); -1 with an
- * exception set. */
-static int read_weights(PyObject *seq, double *out, int count, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, "weights are a sequence of numbers");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != count) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "the %s has %d weights", what, count);
-        return -1;
-    }
-    for (int i = 0; i < count; i++) {
-        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if ((out[i] == -1.0 && PyErr_Occurred()) || !isfinite(out[i])) {
-            Py_DECREF(fast);
-            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s weight %d is not finite", what, i);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
-    return 0;
-}
-
 typedef struct {
     double prior_scale, prm[NPARAMS], removal_decay;
-    double static_mix, weights[LEAF_FEATURES]; /* a placement leaf's share from the leaf model, and its weights */
-    double amaf; /* all-moves-as-first's equivalence constant for the placements (_tree.h); 0: none */
-    double prior_w[PRIOR_FEATURES]; /* the fitted placement prior's weights (_placement_prior.h), if prior_fitted */
-    int playouts, prior_fitted;
+    int playouts;
 } TreeGame;
 
 /* A removal's code: after the placements' (the segment), NSEG + segment x 1024 + the new score. */
 #define REMOVAL_CODE(seg, score) (NSEG + (seg) * 1024 + (score))
 
-/* game: (prior_scale, playouts a leaf, the leaf playouts' params, removal_decay, static_mix, the leaf model's
- * LEAF_FEATURES weights, amaf, the fitted placement prior's PRIOR_FEATURES weights or () for the guesses), as
- * playout_core.new_tree gives them. */
+/* game: (prior_scale, playouts a leaf, the leaf playouts' params, removal_decay), as playout_core.new_tree gives them. */
 static int tree_game_read(PyObject *settings, TreeGame *g) {
-    PyObject *params, *weights, *prior;
-    if (!PyArg_ParseTuple(settings, "diOddOdO", &g->prior_scale, &g->playouts, &params, &g->removal_decay,
-                          &g->static_mix, &weights, &g->amaf, &prior))
-        return -1;
+    PyObject *params;
+    if (!PyArg_ParseTuple(settings, "diOd", &g->prior_scale, &g->playouts, &params, &g->removal_decay)) return -1;
     if (!(g->prior_scale > 0) || g->playouts < 1 || g->playouts > MAX_LEAF_PLAYOUTS ||
-        !(g->removal_decay >= 0 && g->removal_decay <= 1) || !(g->static_mix >= 0 && g->static_mix <= 1) ||
-        !(g->amaf >= 0 && g->amaf <= 1e9)) {
+        !(g->removal_decay >= 0 && g->removal_decay <= 1)) {
         PyErr_Format(PyExc_ValueError,
-                     "tree settings: prior_scale above 0, 1 to %d playouts a leaf, removal_decay and static_mix 0 to 1, "
-                     "amaf 0 to 1e9", MAX_LEAF_PLAYOUTS);
+                     "tree settings: prior_scale above 0, 1 to %d playouts a leaf, removal_decay 0 to 1",
+                     MAX_LEAF_PLAYOUTS);
         return -1;
     }
-    if (read_weights(weights, g->weights, LEAF_FEATURES, "leaf model") < 0) return -1;
-    g->prior_fitted = PyObject_Length(prior) > 0;
-    if (g->prior_fitted && read_weights(prior, g->prior_w, PRIOR_FEATURES, "placement prior") < 0) return -1;
     return read_prm(params, g->prm);
 }
 
@@ -107,6 +58,17 @@ static double tree_game_end(const TreeGame *g, const Pos *p, int color, int *out
  * stays a leaf. */
 static int tree_game_expands(const TreeGame *g, const Pos *p) { return !p->scoring || g->removal_decay > 0; }
 
+typedef struct {
+    double guess;
+    int seg, order;
+} Guess;
+
+/* Best first; equal guesses keep the rules' order (Python's stable sort). */
+static int by_guess(const void *a, const void *b) {
+    const Guess *x = a, *y = b;
+    if (x->guess != y->guess) return x->guess < y->guess ? 1 : -1;
+    return x->order - y->order;
+}
 
 /* knowledge.placement_candidates: every legal placement with its guess, best first; the count. */
 static int placement_guesses(const Pos *p, Guess *out) {
@@ -139,15 +101,6 @@ static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes
         return n;
     }
     Guess guesses[MAXMOVES];
-    if (g->prior_fitted) { /* the fitted prior: exp(w . features), the best 1 */
-        int count = fitted_priors(p, g->prior_w, guesses);
-        if (count > keep) count = keep;
-        for (int i = 0; i < count; i++) {
-            codes[i] = guesses[i].seg;
-            weights[i] = exp(guesses[i].guess - guesses[0].guess);
-        }
-        return count;
-    }
     int count = placement_guesses(p, guesses);
     if (count > keep) count = keep;
     for (int i = 0; i < count; i++) {
@@ -194,45 +147,16 @@ static void tree_game_play(Pos *p, int code) {
     play(p, &m);
 }
 
-/* playout_core.leaf: the mean result of `playouts` playouts for the side to move; in the placement phase blended
- * with the leaf model (static_mix its share; at 1 no playout is played). */
+/* playout_core.leaf: the mean result of `playouts` playouts for the side to move. */
 static double tree_game_leaf(const TreeGame *g, const Pos *p, Rng *r, long long *nodes) {
     int me = p->turn;
-    double mix = p->scoring ? 0.0 : g->static_mix, model = mix > 0 ? leaf_model(g->weights, p) : 0.0;
-    if (mix >= 1) return model;
     double total = 0.0;
     for (int i = 0; i < g->playouts; i++) {
         Pos q = *p;
         *nodes += play_out(&q, g->prm, r, NULL);
         total += result_for(&q, me, g->prm);
     }
-    return mix * model + (1 - mix) * total / g->playouts;
-}
-
-/* All-moves-as-first over the placements (_tree.h): a placement's code is its segment. */
-#define TREE_AMAF_CODES NSEG
-static inline double tree_game_amaf(const TreeGame *g) { return g->amaf; }
-
-/* tree_game_leaf, marking in `marks` the placements each side made in the playouts. */
-static double tree_game_leaf_marking(const TreeGame *g, const Pos *p, Rng *r, long long *nodes,
-                                     uint64_t marks[2][(NSEG + 63) / 64]) {
-    int me = p->turn;
-    double mix = p->scoring ? 0.0 : g->static_mix, model = mix > 0 ? leaf_model(g->weights, p) : 0.0;
-    if (mix >= 1) return model;
-    double total = 0.0;
-    for (int i = 0; i < g->playouts; i++) {
-        Pos q = *p;
-        int plies = 0;
-        while (!is_over(&q) && plies < MAX_PLIES) {
-            Move m = playout_move(&q, g->prm, r);
-            if (!q.scoring && m.seg >= 0) marks[q.turn][m.seg >> 6] |= (uint64_t)1 << (m.seg & 63);
-            play(&q, &m);
-            plies++;
-        }
-        *nodes += plies;
-        total += result_for(&q, me, g->prm);
-    }
-    return mix * model + (1 - mix) * total / g->playouts;
+    return total / g->playouts;
 }
 
 /* The tree is kept between moves (_tree.h's advance): one position, as the treemc partner's tree finds it. */
@@ -267,29 +191,6 @@ static PyObject *py_guesses(PyObject *self, PyObject *args) {
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
         PyObject *item = Py_BuildValue("(id)", guesses[i].seg, guesses[i].guess);
-        if (!item) { Py_CLEAR(list); break; }
-        PyList_SET_ITEM(list, i, item);
-    }
-    return list;
-}
-
-/* fitted_prior(position, weights) -> [(segment, prior weight)] best first: the fitted prior's placements (the root's). */
-static PyObject *py_fitted_prior(PyObject *self, PyObject *args) {
-    PyObject *position, *weights;
-    if (!PyArg_ParseTuple(args, "OO", &position, &weights)) return NULL;
-    Pos p;
-    double w[PRIOR_FEATURES];
-    if (read_position(position, &p) < 0 || read_weights(weights, w, PRIOR_FEATURES, "placement prior") < 0)
-        return NULL;
-    if (p.scoring) {
-        PyErr_SetString(PyExc_ValueError, "placement priors are for the placement phase");
-        return NULL;
-    }
-    Guess guesses[MAXMOVES];
-    int n = fitted_priors(&p, w, guesses);
-    PyObject *list = PyList_New(n);
-    for (int i = 0; list && i < n; i++) {
-        PyObject *item = Py_BuildValue("(id)", guesses[i].seg, exp(guesses[i].guess - guesses[0].guess));
         if (!item) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, i, item);
     }

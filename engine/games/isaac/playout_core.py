@@ -43,18 +43,6 @@ class IsaacPlayouts(NativePlayouts[NativeMove], Protocol):
         """(segment index, guess) for the placements, best first (the search's placement priors)."""
         ...
 
-    def features(self, position: tuple[object, ...]) -> list[float]:
-        """The leaf model's features of a placement position (_leaf_model.h)."""
-        ...
-
-    def prior_features(self, position: tuple[object, ...]) -> list[tuple[int, list[float]]]:
-        """(segment, the fitted prior's features) of every placement (_placement_prior.h)."""
-        ...
-
-    def fitted_prior(self, position: tuple[object, ...], weights: tuple[float, ...]) -> list[tuple[int, float]]:
-        """(segment, prior weight) of every placement by the fitted prior, best first."""
-        ...
-
     def Tree(self, position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],
              game: tuple[object, ...], seed: int, max_nodes: int, max_slots: int) -> KeptTree:
         """A search tree (engine/search/native/_tree.h) over ISAAC (_tree_game.h)."""
@@ -141,26 +129,6 @@ def leaf(game: IsaacGame, seed: int, count: int, settings: PlayoutSettings = DEF
     return float(value), int(plies)
 
 
-LEAF_FEATURES = 8
-"""The leaf model's features (_leaf_model.h): bias, value, pieces, potential, value in hand that fits, tempo, and
-value and potential times the board's filled share."""
-
-
-def leaf_features(game: IsaacGame) -> list[float]:
-    """The leaf model's features of a placement position, for its side to move (benchmarks/fit_isaac_leaf.py)."""
-    return core().features(position_tuple(game))
-
-
-PRIOR_FEATURES = 13
-"""The fitted placement prior's features (_placement_prior.h)."""
-
-
-def fitted_prior(game: IsaacGame, weights: Sequence[float]) -> list[tuple[Move, float]]:
-    """Every legal placement with its prior weight by the fitted prior with `weights`, best first (empty when the
-    side to move must pass)."""
-    return [(PLACE[seg], weight) for seg, weight in core().fitted_prior(position_tuple(game), tuple(weights))]
-
-
 def core() -> IsaacPlayouts:
     assert _core is not None, "the ISAAC playout core is not built"
     return _core
@@ -200,17 +168,12 @@ def tree_move(code: int) -> Move:
 
 def new_tree(game: IsaacGame, root: Sequence[tuple[Move, float]], mcts: tuple[object, ...], prior_scale: float,
              playouts: int, settings: PlayoutSettings, removal_decay: float, seed: int, max_nodes: int = TREE_NODES,
-             max_slots: int = TREE_SLOTS, static_mix: float = 0.0,
-             weights: Sequence[float] = (0.0,) * LEAF_FEATURES, amaf: float = 0.0,
-             prior: Sequence[float] = ()) -> KeptTree:
+             max_slots: int = TREE_SLOTS) -> KeptTree:
     """A C search tree from `game` (either phase), whose root has the candidates `root` (move, prior weight):
     `mcts` the tree's numbers (MCTSSettings.numbers), placement priors exp(guess / prior_scale), leaves the mean
-    of `playouts` playouts with the policy `settings`, a placement leaf's value `static_mix` from the leaf model
-    with `weights` (_leaf_model.h) and the rest from those playouts, all-moves-as-first over the placements with
-    equivalence constant `amaf` (0: none; engine/search/native/_tree.h), the inner placements' priors by the fitted
-    prior with weights `prior` (_placement_prior.h; empty: the guesses); the scoring phase's nodes get the partner's
-    removal candidates with priors removal_decay ** i, or (removal_decay 0) stay leaves."""
-    numbers = (prior_scale, playouts, settings.params(), removal_decay, static_mix, tuple(weights), amaf, tuple(prior))
+    of `playouts` playouts with the policy `settings`; the scoring phase's nodes get the partner's removal
+    candidates with priors removal_decay ** i, or (removal_decay 0) stay leaves."""
+    numbers = (prior_scale, playouts, settings.params(), removal_decay)
     tree: KeptTree = core().Tree(position_tuple(game), [(tree_code(m), p) for m, p in root], mcts, numbers, seed,
                                  max_nodes, max_slots)
     return tree

@@ -213,17 +213,13 @@ class IsaacSearcher:
             return choose_scoring(isaac, ctx)
         knowledge = IsaacKnowledge(settings)
         root = knowledge.candidates(isaac)
-        if in_c and settings.prior_model and isaac.phase is Phase.PLACE and len(root) > 1:
-            root = playout_core.fitted_prior(isaac, settings.prior_model)
         if in_c and len(root) > 1:
             decay = settings.removal_prior_decay if settings.tree_removals or settings.tree_scoring else 0.0
             seed = rng.getrandbits(64)
             tree = self._kept.pop(settings, None) if settings.reuse_tree else None
             if tree is None or not playout_core.advance_tree(tree, isaac, root, seed):
                 tree = playout_core.new_tree(isaac, root, settings.mcts.numbers(), settings.prior_scale,
-                                             settings.leaf_playouts, settings.leaf_policy, decay, seed,
-                                             static_mix=settings.leaf_static_mix, weights=settings.leaf_model,
-                                             amaf=settings.amaf, prior=settings.prior_model)
+                                             settings.leaf_playouts, settings.leaf_policy, decay, seed)
             chosen = run_tree(tree, ctx, playout_core.tree_move, playouts=False)
             if settings.reuse_tree and tree.size()[1] <= KEEP_MAX_SLOTS:
                 self._kept[settings] = tree

@@ -35,20 +35,6 @@ class IsaacSettings:
     leaf_playout_mix: float = 1.0
     """A placement leaf's value: this share from those playouts, the rest from the placement playout
     to the scoring phase and the evaluation there (also the whole value where the core is not built)."""
-    leaf_static_mix: float = 0.0
-    """A placement leaf's share from the leaf model (_leaf_model.h: a logistic function of value, pieces, potential,
-    pieces in hand that fit and who passes first, fitted on playout results), the rest from leaf_playouts; C tree only."""
-    leaf_model: tuple[float, ...] = (0.0,) * 8
-    """The leaf model's weights, in the order of its features (playout_core.LEAF_FEATURES; benchmarks/fit_isaac_leaf.py
-    fits them)."""
-    amaf: float = 0.0
-    """All-moves-as-first (RAVE) over the placements in the C tree: its equivalence constant k, the child visits at
-    which a placement's own mean and the mean of the simulations that played it later weigh alike (at 3n = k); 0: none.
-    A placement is much the same move a ply later."""
-    prior_model: tuple[float, ...] = ()
-    """The C tree's placement priors (root and inner nodes) by a softmax of fitted weights over each placement's
-    features (_placement_prior.h, playout_core.PRIOR_FEATURES; benchmarks/fit_isaac_prior.py fits them); empty:
-    the placement guesses with prior_scale."""
     removal_prior_decay: float = 0.8
     """Prior of the i-th removal candidate (best guess first) is proportional to this ** i."""
     tree_removals: bool = True

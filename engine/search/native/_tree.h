@@ -30,15 +30,6 @@
  *     tree_game_play(p, code) (-1 is a pass);
  *   tree_game_leaf(g, p, rng, &nodes): the side to move's value of an unfinished position, adding the
  *     positions a playout reached to `nodes`.
- *
- * All-moves-as-first (RAVE), in a game that defines TREE_AMAF_CODES (moves coded 0 to TREE_AMAF_CODES - 1 take
- * part) and tree_game_amaf(g) (its equivalence constant k; 0: off, the search as above) and
- * tree_game_leaf_marking(g, p, rng, &nodes, marks) (tree_game_leaf that also marks each side's moves in its
- * playouts): every simulation also counts, at each node on its path, for each candidate within reach of the
- * widening that the node's mover played later in the simulation (in the tree or the playout), the simulation's
- * value for that mover. Selection then uses beta * that mean + (1 - beta) * the child's own mean, beta =
- * sqrt(k / (3 n + k)) for a child of n visits (an untried child with such counts: their mean instead of the first
- * play urgency), and looks at every candidate within the widening, not only the next untried one.
  */
 #ifndef NATIVE_TREE_H
 #define NATIVE_TREE_H
@@ -57,22 +48,7 @@ typedef struct {
     int child; /* node index, -1 until built */
     int code;  /* the game's move code, -1 for a pass */
     double prior;
-#ifdef TREE_AMAF_CODES
-    double amaf_total; /* values, for the node's mover, of the simulations through the node in which it played `code` */
-    int amaf_visits;
-#endif
 } Slot;
-
-#ifdef TREE_AMAF_CODES
-#define TREE_AMAF_WORDS ((TREE_AMAF_CODES + 63) / 64)
-typedef uint64_t AmafMarks[2][TREE_AMAF_WORDS]; /* per side, the codes it played */
-static inline int amaf_marked(AmafMarks marks, int side, int code) {
-    return code >= 0 && code < TREE_AMAF_CODES && (marks[side][code >> 6] >> (code & 63)) & 1;
-}
-static inline void amaf_mark(AmafMarks marks, int side, int code) {
-    if (code >= 0 && code < TREE_AMAF_CODES) marks[side][code >> 6] |= (uint64_t)1 << (code & 63);
-}
-#endif
 
 typedef struct {
     double c_puct, fpu_reduction, widen_factor, widen_power;
@@ -128,10 +104,6 @@ static int tree_set_moves(Tree *t, int node, int count, const int *codes, const 
         slots[i].child = -1;
         slots[i].code = codes[i];
         slots[i].prior = total > 0.0 ? w / total : 1.0 / count;
-#ifdef TREE_AMAF_CODES
-        slots[i].amaf_total = 0.0;
-        slots[i].amaf_visits = 0;
-#endif
         if (i && slots[i].prior > slots[i - 1].prior) ordered = 0;
     }
     TNode *n = &t->nodes[node];
@@ -155,22 +127,12 @@ static int tree_expand(Tree *t, int node, const Pos *p) {
     return tree_set_moves(t, node, count, codes, weights);
 }
 
-/* The candidates progressive widening lets a node of `visits` visits look at. */
-static inline int tree_widening(const TreeSettings *s, int visits, int nmoves) {
-    int limit = s->widen_base + (int)(s->widen_factor * pow(visits, s->widen_power));
-    return limit > nmoves ? nmoves : limit;
-}
-
 /* mcts.MCTS._select: the slot (offset from the node's first) to descend into. */
 static int tree_select(const Tree *t, const TNode *n) {
     const TreeSettings *s = &t->s;
-    int limit = tree_widening(s, n->visits, n->nmoves);
-#ifdef TREE_AMAF_CODES
-    double amaf_k = tree_game_amaf(&t->game);
-    if (n->ordered && n->tried < limit && !(amaf_k > 0)) limit = n->tried + 1;
-#else
+    int limit = s->widen_base + (int)(s->widen_factor * pow(n->visits, s->widen_power));
+    if (limit > n->nmoves) limit = n->nmoves;
     if (n->ordered && n->tried < limit) limit = n->tried + 1;
-#endif
     double sqrt_n = sqrt(n->visits + 1.0);
     double fpu = 0.5;
     if (n->visits) {
@@ -188,12 +150,6 @@ static int tree_select(const Tree *t, const TNode *n) {
             q = c->total / c->visits;
             visits = c->visits;
         }
-#ifdef TREE_AMAF_CODES
-        if (amaf_k > 0 && slots[i].amaf_visits) {
-            double beta = sqrt(amaf_k / (3.0 * visits + amaf_k));
-            q = beta * slots[i].amaf_total / slots[i].amaf_visits + (1.0 - beta) * q;
-        }
-#endif
         double score = q + s->c_puct * slots[i].prior * sqrt_n / (1 + visits);
         if (score > best_score) {
             best = i;
@@ -205,46 +161,12 @@ static int tree_select(const Tree *t, const TNode *n) {
 
 #define TREE_MAX_DEPTH 512
 
-#ifdef TREE_AMAF_CODES
-/* TREE_AMAF_AHEAD candidates beyond a node's widening get all-moves-as-first counts, ready when it widens. */
-#define TREE_AMAF_AHEAD 4
-
-/* The all-moves-as-first counts of a simulation (path, the moves from each node on it, its value) whose leaf's
- * playouts played `marks`. */
-static void tree_amaf_update(Tree *t, const int *path, const int *codes, const int *movers, int depth,
-                             AmafMarks marks, double value, int value_for) {
-    for (int k = depth - 1; k >= 0; k--) {
-        int mover = movers[k];
-        amaf_mark(marks, mover, codes[k]);
-        const TNode *n = &t->nodes[path[k]];
-        double v = mover == value_for ? value : 1.0 - value;
-        int limit = tree_widening(&t->s, n->visits, n->nmoves) + TREE_AMAF_AHEAD;
-        if (limit > n->nmoves) limit = n->nmoves;
-        Slot *slots = &t->slots[n->first];
-        for (int i = 0; i < limit; i++)
-            if (amaf_marked(marks, mover, slots[i].code)) {
-                slots[i].amaf_total += v;
-                slots[i].amaf_visits++;
-            }
-    }
-}
-#endif
-
 /* One simulation (mcts.MCTS.simulate): select down the tree, build or value one leaf, back it up. */
 static void tree_simulate(Tree *t) {
     Pos p = t->root;
     int path[TREE_MAX_DEPTH + 1], depth = 0, node = 0, value_for, outcome;
     double value;
     path[0] = 0;
-#ifdef TREE_AMAF_CODES
-    int amaf = tree_game_amaf(&t->game) > 0, codes[TREE_MAX_DEPTH + 1], movers[TREE_MAX_DEPTH + 1];
-    AmafMarks marks;
-    if (amaf) memset(marks, 0, sizeof(marks));
-#define TREE_LEAF(pos) (amaf ? tree_game_leaf_marking(&t->game, (pos), &t->rng, &t->nodes_counted, marks) \
-                             : tree_game_leaf(&t->game, (pos), &t->rng, &t->nodes_counted))
-#else
-#define TREE_LEAF(pos) tree_game_leaf(&t->game, (pos), &t->rng, &t->nodes_counted)
-#endif
     for (;;) {
         TNode *n = &t->nodes[node];
         if (n->terminal) {
@@ -263,17 +185,13 @@ static void tree_simulate(Tree *t) {
             }
             /* A new leaf is only valued; its candidates wait for its second visit. A full tree values it again. */
             if (n->visits == 0 || depth >= TREE_MAX_DEPTH || !tree_game_expands(&t->game, &p) || !tree_expand(t, node, &p)) {
-                value = TREE_LEAF(&p);
+                value = tree_game_leaf(&t->game, &p, &t->rng, &t->nodes_counted);
                 value_for = p.turn;
                 break;
             }
             n = &t->nodes[node];
         }
         int i = tree_select(t, n), mover = p.turn, slot = n->first + i;
-#ifdef TREE_AMAF_CODES
-        codes[depth] = t->slots[slot].code;
-        movers[depth] = mover;
-#endif
         tree_game_play(&p, t->slots[slot].code);
         t->nodes_counted++;
         int child = t->slots[slot].child;
@@ -284,13 +202,9 @@ static void tree_simulate(Tree *t) {
                     value_for = mover;
                     value = tree_game_end(&t->game, &p, mover, &outcome);
                 } else {
-                    value = TREE_LEAF(&p);
+                    value = tree_game_leaf(&t->game, &p, &t->rng, &t->nodes_counted);
                     value_for = p.turn;
                 }
-#ifdef TREE_AMAF_CODES
-                if (amaf) tree_amaf_update(t, path, codes, movers, depth + 1, marks, value, value_for);
-                amaf = 0;
-#endif
                 break;
             }
             t->slots[slot].child = child;
@@ -299,10 +213,6 @@ static void tree_simulate(Tree *t) {
         node = child;
         path[++depth] = node;
     }
-#undef TREE_LEAF
-#ifdef TREE_AMAF_CODES
-    if (amaf) tree_amaf_update(t, path, codes, movers, depth, marks, value, value_for);
-#endif
     if (depth > t->max_depth) t->max_depth = depth;
     for (int k = 0; k <= depth; k++) {
         TNode *n = &t->nodes[path[k]];

@@ -125,8 +125,7 @@ def test_bad_input_to_the_tree_is_an_error_not_a_crash():
     game = POSITIONS[0]
     position = partner.position_tuple(game)
     root = [(partner.tree_code(m), p) for m, p in isaac_search.candidates(game, SETTINGS)]
-    model = (0.0,) * partner.LEAF_FEATURES
-    own = (SETTINGS.prior_scale, SETTINGS.leaf_playouts, SETTINGS.leaf_policy.params(), 0.0, 0.0, model, 0.0, ())
+    own = (SETTINGS.prior_scale, SETTINGS.leaf_playouts, SETTINGS.leaf_policy.params(), 0.0)
 
     def tree(at=position, moves=root, game_numbers=own):
         return _partner.Tree(at, moves, SETTINGS.mcts.numbers(), game_numbers, 1, 100, 1000)
@@ -136,19 +135,11 @@ def test_bad_input_to_the_tree_is_an_error_not_a_crash():
         tree(moves=[root[0], (taken, 1.0)])
     with pytest.raises(ValueError, match="not a legal move"):
         tree(moves=[(-1, 1.0)])  # a pass, where placements fit
-    for bad in ((0.0, 4, own[2], 0.0, 0.0, model, 0.0, ()), (3.0, 0, own[2], 0.0, 0.0, model, 0.0, ()),
-                (3.0, 65, own[2], 0.0, 0.0, model, 0.0, ()), (3.0, 4, own[2], 1.5, 0.0, model, 0.0, ()),
-                (3.0, 4, own[2], 0.0, 1.5, model, 0.0, ()), (3.0, 4, own[2], 0.0, 0.0, model, -1.0, ())):
+    for bad in ((0.0, 4, own[2], 0.0), (3.0, 0, own[2], 0.0), (3.0, 65, own[2], 0.0), (3.0, 4, own[2], 1.5)):
         with pytest.raises(ValueError, match="tree settings: prior_scale"):
             tree(game_numbers=bad)
     with pytest.raises(ValueError):
-        tree(game_numbers=(3.0, 4, own[2][:3], 0.0, 0.0, model, 0.0, ()))  # too few policy numbers
-    with pytest.raises(ValueError, match="the leaf model has 8 weights"):
-        tree(game_numbers=(3.0, 4, own[2], 0.0, 0.5, model[:7], 0.0, ()))
-    with pytest.raises(ValueError, match="leaf model weight 2 is not finite"):
-        tree(game_numbers=(3.0, 4, own[2], 0.0, 0.5, (0.0, 0.0, float("nan")) + model[3:], 0.0, ()))
-    with pytest.raises(TypeError):
-        tree(game_numbers=(3.0, 4, own[2], 0.0, 0.5, ("a",) * 8, 0.0, ()))
+        tree(game_numbers=(3.0, 4, own[2][:3], 0.0))  # too few policy numbers
     with pytest.raises(TypeError, match="tree settings: a tuple, not list"):
         tree(game_numbers=list(own))
     scoring = partner.position_tuple(SCORING)
