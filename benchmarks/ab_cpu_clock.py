@@ -3,15 +3,20 @@
     python benchmarks/ab_cpu_clock.py --game isaac --a search --b treemc --pairs 100 --ms 40 --jobs 1
 
 On a loaded machine a movetime on the wall clock gives each player whatever CPU the others leave it; here each
-move's time is the CPU the process spent, as the engines count it with ISAAC_ENGINE_CLOCK=cpu. The clock is
-switched before the engine's modules are imported (the time manager binds time.monotonic when imported).
+move's time is the CPU the process spent, as the engines count it with ISAAC_ENGINE_CLOCK=cpu: the same switch
+the engine makes at start-up, made before ab_inprocess.py imports the engine's modules (the time manager binds
+time.monotonic when imported), and the C cores read the variable themselves.
 """
 
 import os
 import runpy
-import time
+import sys
 from pathlib import Path
 
-os.environ["ISAAC_ENGINE_CLOCK"] = "cpu"  # the C cores' clock (engine/search/native/_common.h)
-time.monotonic = time.process_time  # Python's
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.cpu_clock import ENVIRONMENT, use_cpu_clock_if_asked
+
+os.environ[ENVIRONMENT] = "cpu"
+use_cpu_clock_if_asked()
 runpy.run_path(str(Path(__file__).with_name("ab_inprocess.py")), run_name="__main__")
