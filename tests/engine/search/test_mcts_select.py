@@ -93,16 +93,22 @@ def test_foundations_has_its_own_first_play_urgency_and_widening_and_isaac_its_o
         tree = MCTS(game, knowledge, context(settings, infinite=True), random.Random(5), settings.mcts,
                     root_moves=knowledge.candidates(game))
         assert (tree.fpu_reduction, tree.widen_factor) == (reduction, factor)
+        checked = 0
         for _ in range(60):
             tree.simulate()
-        root = tree.root
-        assert tree._widening(root) == min(len(root.moves),
-                                           default.widen_base + int(factor * root.visits ** default.widen_power))
-        # an untried child scores its parent's value minus the reduction: with no prior it is chosen
-        # exactly when that beats every tried child's mean (no exploration term without a prior)
-        untried = root.tried
-        assert untried < tree._widening(root)  # an untried child is in play
-        root.priors = [0.0] * len(root.priors)
-        best_tried = max(c.total / c.visits for c in root.children[:untried] if c is not None and c.visits)
-        fpu = max(0.0, (1.0 - root.q()) - reduction)
-        assert (tree._select(root) >= untried) == (fpu > best_tried)
+            root = tree.root
+            assert tree._widening(root) == min(len(root.moves),
+                                               default.widen_base + int(factor * root.visits ** default.widen_power))
+            untried = root.tried
+            if untried >= tree._widening(root) or not any(c is not None and c.visits for c in root.children[:untried]):
+                continue  # no untried child in play (a small reduction tries them all soon), or none tried yet
+            # an untried child scores its parent's value minus the reduction: with no prior it is chosen
+            # exactly when that beats every tried child's mean (no exploration term without a prior)
+            priors = root.priors
+            root.priors = [0.0] * len(priors)
+            best_tried = max(c.total / c.visits for c in root.children[:untried] if c is not None and c.visits)
+            fpu = max(0.0, (1.0 - root.q()) - reduction)
+            assert (tree._select(root) >= untried) == (fpu > best_tried)
+            root.priors = priors
+            checked += 1
+        assert checked  # the rule was met with an untried child in play

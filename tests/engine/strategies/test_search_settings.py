@@ -23,7 +23,7 @@ def test_changes_make_a_variant_of_the_defaults_and_keep_the_rest():
     hari = variant["hari"]
     assert isinstance(hari, HariSettings)
     assert (hari.scarce, hari.widths, hari.slide_max) == (12, ((24, 12),), HariSettings().slide_max)
-    assert variant["foundations"].mcts.c_puct == 1.0 and variant["foundations"].mcts.fpu_reduction == 0.08
+    assert variant["foundations"].mcts.c_puct == 1.0 and variant["foundations"].mcts.fpu_reduction == 0.0
     assert parse_changes("") == {}
 
 
