@@ -571,7 +571,7 @@ static int add_tree_types(PyObject *m) { return add_tree_type(m) < 0 ? -1 : add_
 static PyMethodDef methods[] = {
     PLAYOUT_CORE_METHODS,
     PLAYOUT_LEAF_METHOD,
-    {"guesses", py_guesses, METH_VARARGS, "guesses(position) -> [(segment, guess)] best first"},
+    {"guesses", py_guesses, METH_VARARGS, "guesses(position[, keep]) -> [(segment, guess)] best first"},
     {NULL, NULL, 0, NULL},
 };
 
