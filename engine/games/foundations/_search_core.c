@@ -205,6 +205,7 @@ typedef struct {
     int seg, level, order;
 } Guess;
 
+#define BEST_FIRST_T Guess
 #include "_best_first.h" /* best first: higher score, equal scores in the rules' order (Python's stable sort) */
 
 /* Every legal placement of the side to move (FoundationsGame.placement_groups: its level,

@@ -63,6 +63,7 @@ typedef struct {
     int seg, order;
 } Guess;
 
+#define BEST_FIRST_T Guess
 #include "_best_first.h" /* best first: higher guess, equal guesses in the rules' order (Python's stable sort) */
 
 /* knowledge.placement_candidates: every legal placement with its guess, in the rules' order (best_first sorts

@@ -7,7 +7,7 @@
  * higher `score` first, equal scores in `order` (the rules' order, as Python's stable sort keeps them); `order`
  * differs between guesses, so the order is total and the kept guesses are exactly a full sort's first ones.
  *
- * The including file defines `Guess` first: a struct with a double `score` and an int `order`.
+ * The including file defines BEST_FIRST_T first: its candidates' struct type, with a double `score` and an int `order`.
  */
 #ifndef NATIVE_BEST_FIRST_H
 #define NATIVE_BEST_FIRST_H
@@ -16,28 +16,28 @@
 
 /* qsort's comparator of that order (best first). */
 static int by_score(const void *a, const void *b) {
-    const Guess *x = a, *y = b;
+    const BEST_FIRST_T *x = a, *y = b;
     if (x->score != y->score) return x->score < y->score ? 1 : -1;
     return x->order - y->order;
 }
 
-static inline int better(const Guess *x, const Guess *y) {
+static inline int better(const BEST_FIRST_T *x, const BEST_FIRST_T *y) {
     return x->score > y->score || (x->score == y->score && x->order < y->order);
 }
 
 /* Puts the `keep` best of g[0..n) first, best first, the rest after them in no order; the count put first (n when
  * n <= keep). */
-static int best_first(Guess *g, int n, int keep) {
+static int best_first(BEST_FIRST_T *g, int n, int keep) {
     if (keep < n) {
         int lo = 0, hi = n - 1, k = keep - 1;
         while (lo < hi) { /* quickselect: g[k] ends where a full sort puts it, the better ones before it */
-            Guess pivot = g[lo + (hi - lo) / 2];
+            BEST_FIRST_T pivot = g[lo + (hi - lo) / 2];
             int i = lo, j = hi;
             while (i <= j) {
                 while (better(&g[i], &pivot)) i++;
                 while (better(&pivot, &g[j])) j--;
                 if (i <= j) {
-                    Guess t = g[i];
+                    BEST_FIRST_T t = g[i];
                     g[i++] = g[j];
                     g[j--] = t;
                 }
@@ -49,11 +49,11 @@ static int best_first(Guess *g, int n, int keep) {
         n = keep;
     }
     if (n > 128) {
-        qsort(g, (size_t)n, sizeof(Guess), by_score);
+        qsort(g, (size_t)n, sizeof(BEST_FIRST_T), by_score);
         return n;
     }
     for (int i = 1; i < n; i++) {
-        Guess t = g[i];
+        BEST_FIRST_T t = g[i];
         int j = i;
         for (; j > 0 && better(&t, &g[j - 1]); j--) g[j] = g[j - 1];
         g[j] = t;
