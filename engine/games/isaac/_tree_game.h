@@ -58,13 +58,8 @@ static double tree_game_end(const TreeGame *g, const Pos *p, int color, int *out
  * stays a leaf. */
 static int tree_game_expands(const TreeGame *g, const Pos *p) { return !p->scoring || g->removal_decay > 0; }
 
-typedef struct {
-    double score; /* the placement guess */
-    int seg, order;
-} Guess;
-
-#define BEST_FIRST_T Guess
-#include "_best_first.h" /* best first: higher guess, equal guesses in the rules' order (Python's stable sort) */
+/* Guess (a placement and its guess) and best_first come from the playout core (_best_first.h): here equal guesses
+ * keep the rules' order (`order`, as Python's stable sort does). */
 
 /* knowledge.placement_candidates: every legal placement with its guess, in the rules' order (best_first sorts
  * them); the count. */
