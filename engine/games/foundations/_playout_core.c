@@ -103,11 +103,8 @@ typedef struct {
     int order;
 } Scored;
 
-static int by_score_desc(const void *a, const void *b) {
-    const Scored *x = a, *y = b;
-    if (x->score != y->score) return x->score < y->score ? 1 : -1;
-    return x->order - y->order;
-}
+#define BEST_FIRST_T Scored
+#include "_best_first.h" /* best first: higher guess, equal guesses in the rules' order */
 
 static int candidates(const Pos *p, const double *prm, Move *out) {
     u128 hs[8], vs[8];
@@ -128,19 +125,35 @@ static int candidates(const Pos *p, const double *prm, Move *out) {
             total++;
         }
     }
-    qsort(all, (size_t)total, sizeof(Scored), by_score_desc);
-    int width = (int)prm[WIDTH], k = 0, per[8] = {0};
+    int width = (int)prm[WIDTH], k = 0;
     if (width > MAX_ARMS) width = MAX_ARMS;
     if (total <= width) {
+        best_first(all, total, total);
         for (int i = 0; i < total; i++) out[k++] = all[i].move;
         return k;
     }
-    for (int i = 0; i < total; i++) { /* each length's best two first, then the best of the rest */
-        int n = SEG[all[i].move.seg].length;
-        if (per[n] < 2) { per[n]++; out[k++] = all[i].move; all[i].order = -1; }
+    /* each length's best two first (best first), then the best of the rest: a full sort's order, without it */
+    int top[8][2];
+    for (int n = 0; n < 8; n++) top[n][0] = top[n][1] = -1;
+    for (int i = 0; i < total; i++) {
+        int *t = top[SEG[all[i].move.seg].length];
+        if (t[0] < 0 || better(&all[i], &all[t[0]])) { t[1] = t[0]; t[0] = i; }
+        else if (t[1] < 0 || better(&all[i], &all[t[1]])) t[1] = i;
     }
-    for (int i = 0; i < total && k < width; i++)
-        if (all[i].order >= 0) out[k++] = all[i].move;
+    Scored firsts[10];
+    unsigned char taken[MAXMOVES] = {0};
+    int nfirst = 0, nrest = 0;
+    for (int n = 3; n <= 7; n++)
+        for (int j = 0; j < 2; j++)
+            if (top[n][j] >= 0) { firsts[nfirst++] = all[top[n][j]]; taken[top[n][j]] = 1; }
+    best_first(firsts, nfirst, nfirst);
+    for (int i = 0; i < nfirst; i++) out[k++] = firsts[i].move;
+    for (int i = 0; i < total; i++)
+        if (!taken[i]) all[nrest++] = all[i];
+    if (k < width) {
+        int more = best_first(all, nrest, width - k);
+        for (int i = 0; i < more; i++) out[k++] = all[i].move;
+    }
     return k;
 }
 

@@ -205,15 +205,11 @@ typedef struct {
     int seg, level, order;
 } Guess;
 
-/* Best first; equal scores keep the rules' order (Python's stable sort). */
-static int by_score(const void *a, const void *b) {
-    const Guess *x = a, *y = b;
-    if (x->score != y->score) return x->score < y->score ? 1 : -1;
-    return x->order - y->order;
-}
+#define BEST_FIRST_T Guess
+#include "_best_first.h" /* best first: higher score, equal scores in the rules' order (Python's stable sort) */
 
 /* Every legal placement of the side to move (FoundationsGame.placement_groups: its level,
- * else the next), scored as _cheap_guesses scores it, sorted best first; the count. */
+ * else the next), scored as _cheap_guesses scores it, unsorted, in the rules' order; the count. */
 static int cheap_guesses(const Pos *p, Guess *out) {
     if (is_over(p)) return 0;
     int color = p->turn, total = 0;
@@ -237,7 +233,6 @@ static int cheap_guesses(const Pos *p, Guess *out) {
             }
         }
     }
-    qsort(out, (size_t)total, sizeof(Guess), by_score);
     return total;
 }
 
@@ -306,8 +301,7 @@ static int tree_game_expands(const TreeGame *g, const Pos *p) { return 1; }
 
 /* The best `keep` cheap guesses, weights exp((guess - best) / temperature) (native.ordered_moves). */
 static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes, double *weights) {
-    int count = cheap_guesses(p, g->guesses);
-    if (count > keep) count = keep;
+    int count = best_first(g->guesses, cheap_guesses(p, g->guesses), keep);
     for (int i = 0; i < count; i++) {
         codes[i] = g->guesses[i].seg * 16 + g->guesses[i].level;
         weights[i] = exp((g->guesses[i].score - g->guesses[0].score) / g->temperature);
@@ -416,8 +410,7 @@ static PyObject *guess_list(PyObject *position, int keep, double temperature) {
     if (read_position(position, &p) < 0) return NULL;
     Guess *guesses = PyMem_Malloc(sizeof(Guess) * MAX_GUESSES);
     if (!guesses) return PyErr_NoMemory();
-    int n = cheap_guesses(&p, guesses);
-    if (n > keep) n = keep;
+    int n = best_first(guesses, cheap_guesses(&p, guesses), keep);
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
         const Guess *g = &guesses[i];

@@ -404,19 +404,30 @@ static int scored_tie(const Scored *x, const Scored *y) {
     return x->move.score - y->move.score;
 }
 
+/* A placement with its guess, best first by best_first: equal guesses by `order` (the segment here, as scored_tie
+ * orders them; the rules' order in the search tree's guesses, _tree_game.h). */
+typedef struct {
+    double score;
+    int seg, order;
+} Guess;
+
+#define BEST_FIRST_T Guess
+#include "_best_first.h"
+
 /* Placement phase: per length in hand its PER_LENGTH best spots by the spot score. */
 static int placement_candidates(const Pos *p, const double *prm, Move *out) {
     Move all[MAXMOVES];
     int n = placements(p, all), k = 0;
     if (!n) { out[0] = (Move){-1, -1}; return 1; }
     int per = (int)prm[PER_LENGTH];
-    Scored scored[MAXMOVES];
+    Guess scored[MAXMOVES];
     for (int len = 3; len <= 7; len++) {
         int m = 0;
         for (int i = 0; i < n; i++)
-            if (SEG[all[i].seg].length == len) scored[m++] = (Scored){spot_score(p, all[i].seg, prm[FEED]), all[i]};
-        qsort(scored, (size_t)m, sizeof(Scored), by_score_desc);
-        for (int i = 0; i < m && i < per && k < MAX_ARMS; i++) out[k++] = scored[i].move;
+            if (SEG[all[i].seg].length == len)
+                scored[m++] = (Guess){spot_score(p, all[i].seg, prm[FEED]), all[i].seg, all[i].seg};
+        int kept = best_first(scored, m, per);
+        for (int i = 0; i < kept && k < MAX_ARMS; i++) out[k++] = (Move){scored[i].seg, -1};
     }
     return k;
 }
@@ -571,7 +582,7 @@ static int add_tree_types(PyObject *m) { return add_tree_type(m) < 0 ? -1 : add_
 static PyMethodDef methods[] = {
     PLAYOUT_CORE_METHODS,
     PLAYOUT_LEAF_METHOD,
-    {"guesses", py_guesses, METH_VARARGS, "guesses(position) -> [(segment, guess)] best first"},
+    {"guesses", py_guesses, METH_VARARGS, "guesses(position[, keep]) -> [(segment, guess)] best first"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -58,19 +58,11 @@ static double tree_game_end(const TreeGame *g, const Pos *p, int color, int *out
  * stays a leaf. */
 static int tree_game_expands(const TreeGame *g, const Pos *p) { return !p->scoring || g->removal_decay > 0; }
 
-typedef struct {
-    double guess;
-    int seg, order;
-} Guess;
+/* Guess (a placement and its guess) and best_first come from the playout core (_best_first.h): here equal guesses
+ * keep the rules' order (`order`, as Python's stable sort does). */
 
-/* Best first; equal guesses keep the rules' order (Python's stable sort). */
-static int by_guess(const void *a, const void *b) {
-    const Guess *x = a, *y = b;
-    if (x->guess != y->guess) return x->guess < y->guess ? 1 : -1;
-    return x->order - y->order;
-}
-
-/* knowledge.placement_candidates: every legal placement with its guess, best first; the count. */
+/* knowledge.placement_candidates: every legal placement with its guess, in the rules' order (best_first sorts
+ * them); the count. */
 static int placement_guesses(const Pos *p, Guess *out) {
     Move all[MAXMOVES];
     int n = placements(p, all), me = p->turn;
@@ -83,7 +75,6 @@ static int placement_guesses(const Pos *p, Guess *out) {
         int value = SEG[seg].value;
         out[i] = (Guess){value * p->line_count[SEG_LINE[seg]] + lines + 0.5 * value, seg, i};
     }
-    qsort(out, (size_t)n, sizeof(Guess), by_guess);
     return n;
 }
 
@@ -101,11 +92,10 @@ static int tree_game_moves(const TreeGame *g, const Pos *p, int keep, int *codes
         return n;
     }
     Guess guesses[MAXMOVES];
-    int count = placement_guesses(p, guesses);
-    if (count > keep) count = keep;
+    int count = best_first(guesses, placement_guesses(p, guesses), keep);
     for (int i = 0; i < count; i++) {
         codes[i] = guesses[i].seg;
-        weights[i] = exp((guesses[i].guess - guesses[0].guess) / g->prior_scale);
+        weights[i] = exp((guesses[i].score - guesses[0].score) / g->prior_scale);
     }
     return count;
 }
@@ -176,10 +166,16 @@ static int tree_game_may_reach(const Pos *p, const Pos *want) {
 
 #include "_tree.h"
 
-/* guesses(position) -> [(segment, guess)] best first: the tree's placement candidates (for the tests). */
+/* guesses(position[, keep]) -> [(segment, guess)] best first, all or the best `keep` as a tree node keeps them: the
+ * tree's placement candidates (for the tests). */
 static PyObject *py_guesses(PyObject *self, PyObject *args) {
     PyObject *position;
-    if (!PyArg_ParseTuple(args, "O", &position)) return NULL;
+    int keep = MAXMOVES;
+    if (!PyArg_ParseTuple(args, "O|i", &position, &keep)) return NULL;
+    if (keep < 1) {
+        PyErr_SetString(PyExc_ValueError, "keep is at least 1");
+        return NULL;
+    }
     Pos p;
     if (read_position(position, &p) < 0) return NULL;
     if (p.scoring) {
@@ -187,10 +183,10 @@ static PyObject *py_guesses(PyObject *self, PyObject *args) {
         return NULL;
     }
     Guess guesses[MAXMOVES];
-    int n = placement_guesses(&p, guesses);
+    int n = best_first(guesses, placement_guesses(&p, guesses), keep);
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
-        PyObject *item = Py_BuildValue("(id)", guesses[i].seg, guesses[i].guess);
+        PyObject *item = Py_BuildValue("(id)", guesses[i].seg, guesses[i].score);
         if (!item) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, i, item);
     }

@@ -39,8 +39,9 @@ class IsaacPlayouts(NativePlayouts[NativeMove], Protocol):
     def leaf(self, position: tuple[object, ...], params: Sequence[float], seed: int,
              count: int) -> tuple[float, int]: ...
 
-    def guesses(self, position: tuple[object, ...]) -> list[tuple[int, float]]:
-        """(segment index, guess) for the placements, best first (the search's placement priors)."""
+    def guesses(self, position: tuple[object, ...], keep: int = ...) -> list[tuple[int, float]]:
+        """(segment index, guess) for the placements, best first (the search's placement priors): all, or the
+        best `keep` as a tree node keeps them."""
         ...
 
     def Tree(self, position: tuple[object, ...], root: Sequence[tuple[int, float]], mcts: tuple[object, ...],

@@ -164,7 +164,9 @@ static int read_params(PyObject *seq, double *out, int n, const double *lo, cons
     if (read_floats(seq, out, n, "params") < 0) return -1;
     for (int i = 0; i < n; i++)
         if (!(out[i] >= lo[i] && out[i] <= hi[i])) {
-            PyErr_Format(PyExc_ValueError, "params: %s must be %g to %g", names[i], lo[i], hi[i]);
+            char text[160]; /* PyErr_Format knows no %g */
+            PyOS_snprintf(text, sizeof text, "params: %s must be %g to %g, not %g", names[i], lo[i], hi[i], out[i]);
+            PyErr_SetString(PyExc_ValueError, text);
             return -1;
         }
     return 0;

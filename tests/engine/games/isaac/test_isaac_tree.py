@@ -86,6 +86,10 @@ def test_the_trees_candidates_are_the_placement_guesses():
         in_c = _partner.guesses(partner.position_tuple(game))
         in_python = [(m.segment.index, guess) for m, guess in K.placement_candidates(game) if m != K.PASS]
         assert in_c == in_python
+        for keep in (64, 5, 1):  # a node's best, selected without sorting them all: a full sort's first ones
+            assert _partner.guesses(partner.position_tuple(game), keep) == in_python[:keep]
+    with pytest.raises(ValueError, match="keep"):
+        _partner.guesses(partner.position_tuple(POSITIONS[0]), 0)
 
 
 @pytest.mark.parametrize("settings", [LEAVES_AT_SCORING, REMOVALS])

@@ -7,6 +7,8 @@ the opponent would reach 100 next), and the root's removal candidates."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.games.isaac import playout_core as partner
 from protocol import game_from_position
 from protocol.moves import Remove
@@ -69,3 +71,21 @@ def test_the_search_prefers_the_block():
 def test_a_leaf_where_the_side_to_move_reaches_100_is_a_win():
     sure = game_from_position(THREAT.replace("score 46/90", "score 95/90"))
     assert partner.leaf(sure, 3, 4)[0] > 0.9   # Dark takes the removal to 100 in every playout
+
+
+def test_the_roots_placements_are_each_lengths_best_spots_in_order():
+    """The root offers each length's `per_length` best spots (by spot score, equal scores by segment): selected, not
+    sorted, they are the first ones of that length's full ranking (per_length 200: every spot)."""
+    placing = [g for g in POSITIONS if g.phase == "place"]
+    assert len(placing) >= 20
+    for game in placing:
+        position = partner.position_tuple(game)
+        ranking = partner.core().candidates(position, replace(partner.DEFAULTS, per_length=200).params())
+        for per in (6, 4, 1):
+            expected, seen = [], {}
+            for native in ranking:
+                length = partner.to_move(native).segment.length if native[0] >= 0 else 0
+                seen[length] = seen.get(length, 0) + 1
+                if seen[length] <= per:
+                    expected.append(native)
+            assert partner.core().candidates(position, replace(partner.DEFAULTS, per_length=per).params()) == expected
