@@ -103,12 +103,21 @@ def test_foundations_has_its_own_first_play_urgency_and_widening_and_isaac_its_o
             if untried >= tree._widening(root) or not any(c is not None and c.visits for c in root.children[:untried]):
                 continue  # no untried child in play (a small reduction tries them all soon), or none tried yet
             # an untried child scores its parent's value minus the reduction: with no prior it is chosen
-            # exactly when that beats every tried child's mean (no exploration term without a prior)
+            # exactly when that beats every tried child's mean (no exploration term without a prior); the
+            # tried children's means are set just below and just above that value, so a reduction off by
+            # 0.01 fails
             priors = root.priors
             root.priors = [0.0] * len(priors)
-            best_tried = max(c.total / c.visits for c in root.children[:untried] if c is not None and c.visits)
+            tried = [c for c in root.children[:untried] if c is not None and c.visits]
+            totals = [c.total for c in tried]
             fpu = max(0.0, (1.0 - root.q()) - reduction)
-            assert (tree._select(root) >= untried) == (fpu > best_tried)
+            assert 0.01 < fpu < 0.99
+            for mean, untried_chosen in ((fpu - 0.01, True), (fpu + 0.01, False)):
+                for child in tried:
+                    child.total = mean * child.visits
+                assert (tree._select(root) >= untried) == untried_chosen
+            for child, total in zip(tried, totals):
+                child.total = total
             root.priors = priors
             checked += 1
         assert checked  # the rule was met with an untried child in play
