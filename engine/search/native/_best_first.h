@@ -1,5 +1,6 @@
 /* A node's candidate guesses put best first, only as many as the node keeps: for a game's part of the C search
- * tree (_tree.h), whose tree_game_moves gives a new node at most inner_max_children (64) candidates, best first.
+ * tree (_tree.h), whose tree_game_moves gives a new node at most inner_max_children (64) candidates, best first,
+ * and for the partners' roots and nodes (the playout cores' candidates: each length's best few).
  *
  * Why: a placement position has up to several hundred legal placements, and sorting them all with qsort at every
  * expansion took about a quarter (ISAAC) to half (FOUNDATIONS) of a search's time. A selection (quickselect) puts
