@@ -15,7 +15,6 @@ It says how often the first pass went to the side that could force it, and who l
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -26,6 +25,7 @@ from protocol.board import COLOR_NAME, DARK, LIGHT
 from protocol.games.isaac.rules import IsaacGame
 from protocol.moves import Place
 from protocol.state import Phase
+from referee.results.store import RecordReader
 
 
 class OverBudget(Exception):
@@ -95,8 +95,7 @@ def main() -> None:
     fights: dict[int, Counter[str]] = {k: Counter() for k in plies}
     games = 0
     for path in args.records:
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
+        for record in RecordReader(path):  # strict: a bad line is an error naming file, line and field
             if record.get("game_type") != "isaac" or record.get("result") not in ("1-0", "0-1"):
                 continue
             games += 1

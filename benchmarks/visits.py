@@ -22,13 +22,15 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from referee.matches.openings import read_opening_file, shipped_book  # noqa: E402
 
 
 def openings(game: str, count: int) -> list[str]:
-    """The first `count` openings of the game's referee book, as `position` lines."""
-    lines = (REPO / "referee" / "books" / f"{game}.txt").read_text().splitlines()
-    moves = [line.split("#")[0].strip() for line in lines if line.strip() and not line.startswith("#")]
-    return [f"position startpos moves {m}" for m in moves[:count]]
+    """The first `count` openings of the game's referee book (read and checked as matches read it), as `position`
+    lines."""
+    return [f"position {opening.describe()}" for opening in read_opening_file(game, str(shipped_book(game)))[:count]]
 
 
 class Engine:

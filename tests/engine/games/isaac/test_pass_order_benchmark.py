@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from protocol.games.isaac.rules import IsaacGame
+from referee.formats.record import GameRecord, MoveRecord
+from referee.formats.terminations import Termination
 from tests.support.paths import BENCHMARKS
 
 _spec = importlib.util.spec_from_file_location("isaac_pass_order", BENCHMARKS / "isaac_pass_order.py")
@@ -55,8 +57,14 @@ def test_a_fight_past_the_budget_is_reported_as_such() -> None:
 def test_records_are_read_up_to_the_first_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     moves = ["b9e9", "pass", "pass"]  # Light's 4 leaves two cells: Dark passes first, then Light
-    record = {"game_id": 3, "game_type": "isaac", "start_position": GAP, "opening": [], "result": "1-0",
-              "moves": [{"move": m} for m in moves], "dark": {"name": "search"}, "light": {"name": "other"}}
+    game = IsaacGame.from_position(GAP)
+    for move in moves:
+        game.play(move)
+    record = GameRecord(game_id=3, game_type="isaac", rules_version="1", start_position=GAP, opening=[],
+                        dark={"name": "search", "cmd": ["x"]}, light={"name": "other", "cmd": ["x"]},
+                        time_control={"dark": "nodes=1", "light": "nodes=1"}, moves=[MoveRecord(m, 1) for m in moves],
+                        result="1-0", termination=Termination.ADJUDICATION, reason="test", final_scores=[],
+                        final_position=game.position()).to_json()
     start, played, first = pass_order.placement_moves(record)
     assert (played, first) == (["b9e9"], 0)
     path = tmp_path / "records.jsonl"
