@@ -15,8 +15,9 @@ class FoundationsSettings:
     """An untried move counts as its parent's full value (no first-play reduction: 0.08 left good replies untried;
     without it the search won its SPRT in self-play and scores at least as well against the tree partner, which
     tries every candidate); an inner node has 3 + 2 x sqrt(visits) of its moves in play: with no first-play
-    reduction a narrower widening than 2.5 scored better against the tree partner and against itself, and a larger
-    c_puct or widen_factor gained nothing (docs/experiments.md, FOUNDATIONS)."""
+    reduction a narrower widening than 2.5 won its SPRT against itself, scored better against the fast partner and
+    as well against the tree partner; a larger c_puct or widen_factor gained nothing (docs/experiments.md,
+    FOUNDATIONS)."""
     playout_plies: int = 40
     leaf_mix: float = 0.5
     """A leaf's value: this share from the static model (value.model_value), the rest from one playout."""
