@@ -12,12 +12,9 @@ class FoundationsSettings:
     """The parameters of FOUNDATIONS' search."""
 
     mcts: MCTSSettings = field(default_factory=lambda: MCTSSettings(fpu_reduction=0.0, widen_factor=2.0))
-    """An untried move counts as its parent's full value (no first-play reduction: 0.08 left good replies untried;
-    without it the search won its SPRT in self-play and scores at least as well against the tree partner, which
-    tries every candidate); an inner node has 3 + 2 x sqrt(visits) of its moves in play: with no first-play
-    reduction a narrower widening than 2.5 won its SPRT against itself, scored better against the fast partner and
-    as well against the tree partner; a larger c_puct or widen_factor gained nothing (docs/experiments.md,
-    FOUNDATIONS)."""
+    """An untried move counts as its parent's full value (a first-play reduction left good replies untried), and an
+    inner node has 3 + 2 x sqrt(visits) of its moves in play (with untried moves valued so, a wider node spends its
+    visits on replies it need not try). The measurements that chose both: docs/experiments.md, FOUNDATIONS."""
     playout_plies: int = 40
     leaf_mix: float = 0.5
     """A leaf's value: this share from the static model (value.model_value), the rest from one playout."""
