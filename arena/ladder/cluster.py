@@ -7,6 +7,11 @@ is the database's key). The referee keys a worker's engine processes by a run ke
 changes whenever the roster changes (a version enters or leaves), so the workers always know the
 engines they are asked to play, and the engines of an old key are released once its tasks end.
 
+Records come back through one Dask Queue a run key, read by one long `get` (a drain) that hands
+each record to the pair waiting for it. A `get` cancelled from this side stays waiting on the
+scheduler and takes the next record put (lost to everyone), so none is ever cancelled: a drain
+ends when its key is released, by a last message of its own (END_OF_RECORDS) put on its queue.
+
 Each game's stderr comes back too: the task makes its players through ladder/capture.py's
 StderrPairPlayers, which sends the game's head and tail of each side beside its record; it is
 stored as a local game's is. A lost scheduler makes the ladder stop with ClusterError: the server
@@ -16,6 +21,7 @@ ends with a message, the pairs in flight stay `running` and are played again by 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import uuid
@@ -23,7 +29,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.engines.process import EngineSpec
-from referee.matches.cluster import ClusterError, _dask, _scheduler_gone, play_pair_task, release_run
+from referee.matches.cluster import (
+    END_OF_RECORDS,
+    ClusterError,
+    _dask,
+    _scheduler_gone,
+    end_drain,
+    play_pair_task,
+    release_run,
+)
 from referee.matches.live import LiveGames
 
 from ..db.results import Pair
@@ -43,6 +57,8 @@ class DaskPairs:
         self.specs: list[EngineSpec] = []
         self.client: Any = None
         self._keys: dict[str, int] = {}   # run key -> tasks in flight
+        self._drains: dict[str, tuple[asyncio.Task[None], Any]] = {}   # run key -> (its reader, its records queue)
+        self._inboxes: dict[int, asyncio.Queue[dict[str, Any]]] = {}   # game id -> its pair's records
         self._lock = asyncio.Lock()
         self._lost = False
         """The scheduler is gone: nothing to release on the workers (asking would wait out Dask's timeouts)."""
@@ -86,42 +102,84 @@ class DaskPairs:
             del self._keys[key]
             self.client.unsubscribe_topic(f"{key}-live")
             try:
+                await self._end_drain(key)
                 await self.client.run(release_run, key, on_error="ignore")
             except OSError:
                 pass
+
+    def _start_drain(self, key: str) -> None:
+        if key not in self._drains:
+            records = _dask().Queue(f"{key}-records", client=self.client)
+            self._drains[key] = (asyncio.create_task(self._drain(records)), records)
+
+    async def _drain(self, records: Any) -> None:
+        """Read a key's records queue until END_OF_RECORDS: each record to the inbox of the pair playing
+        its game (a record nobody waits for is dropped: its pair takes it from the task's result)."""
+        await records   # created on the scheduler before the first get
+        while True:
+            message = await records.get()
+            if message == END_OF_RECORDS:
+                return
+            game_id = message.get("game_id") if isinstance(message, dict) else None
+            inbox = self._inboxes.get(game_id) if isinstance(game_id, int) else None
+            if inbox is not None:
+                inbox.put_nowait(message)
+
+    async def _end_drain(self, key: str) -> None:
+        drain = self._drains.pop(key, None)
+        if drain is not None:
+            task, records = drain
+            if self._lost:   # nothing to put it on: its get is gone with the scheduler
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+            else:
+                await end_drain(task, records)
 
     async def play_pair(self, pair: Pair, games: list[PlannedGame], slot: int, on_game: OnGame) -> None:
         if not games:
             return
         client = await self._client()
         key, specs = self.run_key, list(self.specs)
-        dd = _dask()
-        records = dd.Queue(f"{key}-records", client=client)
         task_games = [(g.spec, g.dark.engine_name, g.light.engine_name) for g in games]
+        wanted = {g.spec.game_id: g for g in games}
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        for game_id in wanted:
+            self._inboxes[game_id] = inbox
         self._keys[key] = self._keys.get(key, 0) + 1
+        self._start_drain(key)
         future = client.submit(play_pair_task, key, specs, task_games, self.options, StderrPairPlayers(),
                                key=f"{key}-pair-{pair.id}-{uuid.uuid4().hex[:6]}", pure=False)
-        wanted = {g.spec.game_id: g for g in games}
         seen: set[int] = set()
         going = True
         try:
             while wanted.keys() - seen and not future.done():
+                reader = self._drains[key][0] if key in self._drains else None
+                failed = reader.exception() if reader is not None and reader.done() and not reader.cancelled() else None
+                if isinstance(failed, OSError):   # its connection to the scheduler broke: gone, or a new reader
+                    if await _scheduler_gone(client):
+                        raise failed
+                    del self._drains[key]
+                    self._start_drain(key)
                 try:
-                    record = await asyncio.wait_for(records.get(), timeout=1.0)
+                    record = await asyncio.wait_for(inbox.get(), timeout=1.0)   # a local queue: safe to cancel
                 except TimeoutError:
                     continue
                 going = await self._take(record, wanted, seen, on_game) and going
             result = await future
             for record in result:
                 going = await self._take(record, wanted, seen, on_game) and going
-        except (OSError, asyncio.CancelledError) as exc:
+        except (OSError, asyncio.CancelledError, concurrent.futures.CancelledError) as exc:
+            # the client cancels the futures once it gives up on the scheduler (concurrent.futures' kind)
             if isinstance(exc, asyncio.CancelledError) or not await _scheduler_gone(client):
                 raise
             self._lost = True
-            raise ClusterError(f"--cluster {self.address}: lost the Dask scheduler ({str(exc)[:200] or type(exc).__name__}); "
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__   # one line: Dask's own text has two
+            raise ClusterError(f"--cluster {self.address}: lost the Dask scheduler ({why}); "
                                f"finished games are recorded: start the server again once the cluster is up") from None
         finally:
             self._keys[key] -= 1
+            for game_id in wanted:
+                self._inboxes.pop(game_id, None)
 
     async def _take(self, message: dict[str, Any], wanted: dict[int, PlannedGame], seen: set[int],
                     on_game: OnGame) -> bool:
@@ -139,6 +197,8 @@ class DaskPairs:
         if self.client is None:
             return
         try:
+            for key in list(self._drains):
+                await self._end_drain(key)
             for key in [] if self._lost else list(self._keys):
                 await self.client.run(release_run, key, on_error="ignore")
         except OSError:

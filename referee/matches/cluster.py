@@ -7,6 +7,9 @@ config.json, records.jsonl, games.pgn, the statistics, live.json and --resume. W
   of the pair that are not yet recorded, and sends each finished record back at once through a
   Dask Queue; the submitting process appends it (fsync'ed, once: records are keyed by game id).
   The task's result (the same records) is a second delivery, so a record is never lost.
+  The queue is read by one `get` at a time that is never cancelled (a cancelled `get` stays
+  waiting on the scheduler and takes the next record put): the reader ends on END_OF_RECORDS,
+  a message the submitter puts on the queue itself.
 * Tasks are submitted a window at a time (twice the workers' threads), the next pair as one
   finishes, so neither side ever holds the whole schedule: a million-game run costs the submitter,
   the scheduler and the workers what a thousand-game one does.
@@ -62,6 +65,8 @@ from .runner import Runner, RunOutcome
 from .schedule import ScheduledGame
 
 WORKER_GAMES_ENV = "ISAAC_REFEREE_WORKER_GAMES"
+END_OF_RECORDS = {"end_of_records": True}
+"""The last message on a run's records queue, put by the submitter to end the task reading it."""
 LIVE_INTERVAL_S = 0.25
 """A game in progress is published at most this often (and when it ends)."""
 
@@ -309,6 +314,20 @@ async def preflight_on_worker(engines: list[EngineSpec], game_type: str, names: 
 
 # -- on the submitting side ----------------------------------------------------------
 
+async def end_drain(drain: asyncio.Task[None], records: Any, timeout: float = 2) -> None:
+    """Stop the task reading a records queue by putting END_OF_RECORDS on it (a cancelled get would
+    stay on the scheduler); cancelled only if that cannot be done (the scheduler is gone)."""
+    try:
+        if not drain.done():
+            await asyncio.wait_for(records.put(END_OF_RECORDS), timeout)
+            await asyncio.wait_for(asyncio.shield(drain), timeout)
+    except Exception:   # any failure to end it cleanly: it is cancelled below
+        pass
+    finally:
+        drain.cancel()
+        await asyncio.gather(drain, return_exceptions=True)
+
+
 def pair_groups(games: Iterable[ScheduledGame]) -> Iterator[list[ScheduledGame]]:
     """The games grouped by game pair (the two games of a pair are adjacent in the schedule; a game
     without a partner pending is a group of its own), as they come."""
@@ -373,7 +392,7 @@ class ClusterRunner(Runner):
             done_var = dd.Variable(f"{run_key}-done", client=client)
             await done_var.set([])
             stop = dd.Event(f"{run_key}-stop", client=client)
-            records = dd.Queue(f"{run_key}-records", client=client)
+            records = await dd.Queue(f"{run_key}-records", client=client)   # created before the first get
             client.subscribe_topic(f"{run_key}-live", self._live_event)
             options = dict(self.plan.player_options, fair_cpu=self.plan.fair_cpu)
             groups = pair_groups(self.pending())
@@ -410,8 +429,7 @@ class ClusterRunner(Runner):
                         continue
                     submit_next()
             finally:
-                drain.cancel()
-                await asyncio.gather(drain, return_exceptions=True)
+                await end_drain(drain, records)
         except (OSError, asyncio.CancelledError, concurrent.futures.CancelledError) as exc:
             if self.interrupted or not await _scheduler_gone(client):
                 raise
@@ -469,6 +487,8 @@ class ClusterRunner(Runner):
         """Records as the workers finish them (before their pair ends)."""
         while True:
             record = await records.get()
+            if record == END_OF_RECORDS:
+                return
             await self._accept(record, done_var)
 
     async def _accept(self, record: dict[str, Any], done_var: Any) -> None:

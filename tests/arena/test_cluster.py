@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import distributed
 import pytest
@@ -28,18 +29,28 @@ def start_cluster(tmp_path: Path, name: str) -> tuple[list[subprocess.Popen[byte
     scheduler_file = tmp_path / f"{name}.json"
     procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                "--port", "0", "--scheduler-file", str(scheduler_file), "--no-dashboard"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+                              stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"{name}-scheduler.log", "ab"))]
     deadline = time.monotonic() + 60
     while not scheduler_file.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
                                    str(scheduler_file), "--nthreads", "1", "--no-nanny", "--no-dashboard"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"{name}-worker.log", "ab"),
                                   env={**__import__("os").environ, "ISAAC_REFEREE_WORKER_GAMES": "1"}))
     with distributed.Client(scheduler_file=str(scheduler_file), timeout="30s") as client:
         client.wait_for_workers(1, timeout=60)
         address = client.scheduler.address
     return procs, address
+
+
+def wait_or_show(what: Any, tmp_path: Path, server: Any, timeout: float = 180) -> None:
+    """wait_for, and on a timeout the server's, the schedulers' and the workers' logs (why it hung)."""
+    try:
+        wait_for(what, timeout)
+    except AssertionError:
+        logs = {"serve": server.text()} | {p.name: p.read_text(errors="replace") for p in sorted(tmp_path.glob("*.log"))}
+        raise AssertionError("timed out; the logs:\n" + "\n".join(f"--- {name}\n{text[-4000:]}"
+                                                                  for name, text in logs.items())) from None
 
 
 def stop(procs: list[subprocess.Popen[bytes]]) -> None:
@@ -65,7 +76,7 @@ def test_the_ladder_on_dask_keeps_each_games_stderr_and_survives_a_lost_schedule
     procs, address = start_cluster(tmp_path, "first")
     try:
         server = serve(directory, "--cluster", address)
-        wait_for(lambda: recorded() >= 2, 180)
+        wait_or_show(lambda: recorded() >= 2, tmp_path, server)
         # the crasher's author sees what it wrote in a game a worker played; the other author does not
         with engine.connect() as db:
             game_id = int(db.execute(select(games.c.id).order_by(games.c.id)).scalars().first())
@@ -80,7 +91,8 @@ def test_the_ladder_on_dask_keeps_each_games_stderr_and_survives_a_lost_schedule
         while server.proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.2)
         assert server.proc.returncode == 2, server.text()[-2000:]
-        assert "lost the Dask scheduler" in server.text()
+        said = [line for line in server.text().splitlines() if "lost the Dask scheduler" in line]
+        assert said and all("finished games are recorded" in line for line in said), said   # whole on one line
         assert "Traceback" not in server.text()
         kept = recorded()
         assert kept >= 2
@@ -88,7 +100,7 @@ def test_the_ladder_on_dask_keeps_each_games_stderr_and_survives_a_lost_schedule
         procs, address = start_cluster(tmp_path, "second")
         server.args = ("--cluster", address)
         server.start()
-        wait_for(lambda: recorded() >= kept + 2, 180)
+        wait_or_show(lambda: recorded() >= kept + 2, tmp_path, server)
         assert server.stop() == 0
     finally:
         stop(procs)

@@ -63,6 +63,13 @@ def test_a_local_cluster_plays_the_same_games_as_the_local_runner(tmp_path, env,
         (tmp_path / "cluster" / "records.jsonl").write_text("".join(stored[:2]))
         resumed = run(["tournament", "--out", str(tmp_path / "cluster"), "--resume",
                        "--cluster", cluster.scheduler_address], capsys)
+        # each run's records reader ended on its own last message: no get is left waiting on the
+        # scheduler (it would take the next record put on that queue, and the record would be lost)
+        names = list(cluster.scheduler.extensions["queues"].queues)
+        with distributed.Client(cluster) as client:
+            for name in names:
+                distributed.Queue(name, client=client).put({"probe": name})
+            assert len(names) == 2 and all(distributed.Queue(n, client=client).qsize() == 1 for n in names)
     assert comparable(remote) == comparable(local) == comparable(resumed)
     assert resumed["games_played_now"] == 4
     assert (tmp_path / "cluster" / "report.html").is_file()

@@ -1,0 +1,70 @@
+"""The ladder's records queue on a Dask scheduler (ladder/cluster.py): one reader a run key hands each
+record to the pair waiting for its game, and ends without leaving a `get` waiting on the scheduler
+(a left `get` would take the next record put on that queue, and it would be lost)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import distributed
+import pytest
+
+from arena.ladder.cluster import DaskPairs
+from referee.matches.live import LiveGames
+
+pytestmark = pytest.mark.cluster
+
+
+async def _with_scheduler(body: Any) -> Any:
+    async with distributed.Scheduler(port=0, dashboard_address=None) as scheduler:
+        return await body(scheduler.address)
+
+
+def test_records_reach_the_pair_waiting_for_their_game_and_the_reader_ends_cleanly(tmp_path: Path):
+    async def body(address: str) -> tuple[list[Any], list[Any], int, bool]:
+        pairs = DaskPairs(address, LiveGames(tmp_path), {})
+        await pairs._client()
+        key = "isaac-arena-test-1"
+        mine: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        pairs._inboxes[7] = pairs._inboxes[8] = mine
+        pairs._start_drain(key)          # its first get comes at once: the queue must exist by then
+        async with distributed.Client(address, asynchronous=True) as worker_side:
+            queue = await distributed.Queue(f"{key}-records", client=worker_side)
+            for message in ({"game_id": 7, "result": "1-0"}, {"game_id": 99}, {"game_id": 8, "result": "0-1"}):
+                await queue.put(message)
+            got = [await asyncio.wait_for(mine.get(), 10) for _ in range(2)]
+            task = pairs._drains[key][0]
+            await pairs._end_drain(key)
+            ended = task.done() and not task.cancelled()
+            await queue.put({"game_id": 7})   # nobody reads now: it must stay on the queue
+            left = await queue.qsize()
+            leftover = [mine.get_nowait() for _ in range(mine.qsize())]
+        await pairs.close()
+        return got, leftover, left, ended
+
+    got, leftover, left, ended = asyncio.run(_with_scheduler(body))
+    assert got == [{"game_id": 7, "result": "1-0"}, {"game_id": 8, "result": "0-1"}]
+    assert leftover == []                # game 99 had no pair waiting: dropped, not misdelivered
+    assert ended                         # by its END_OF_RECORDS, not cancelled
+    assert left == 1                     # no get of the reader left on the scheduler to take it
+
+
+def test_closing_ends_every_reader(tmp_path: Path):
+    async def body(address: str) -> tuple[bool, int]:
+        pairs = DaskPairs(address, LiveGames(tmp_path), {})
+        await pairs._client()
+        for key in ("isaac-arena-test-1", "isaac-arena-test-2"):
+            pairs._start_drain(key)
+        tasks = [task for task, _ in pairs._drains.values()]
+        await asyncio.sleep(0.2)
+        await pairs.close()
+        async with distributed.Client(address, asynchronous=True) as other:
+            queue = await distributed.Queue("isaac-arena-test-2-records", client=other)
+            await queue.put({"game_id": 1})
+            left = await queue.qsize()
+        return all(t.done() and not t.cancelled() for t in tasks), left
+
+    ended, left = asyncio.run(_with_scheduler(body))
+    assert ended and left == 1
