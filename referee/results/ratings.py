@@ -86,6 +86,17 @@ def _with_prior(cells: list[Cell]) -> list[Cell]:
     return [Cell(d, light, n, s) for (d, light), (n, s) in sorted(out.items())]
 
 
+def preload() -> None:
+    """Import the fit's libraries now. A run's report fits ratings in a thread while games are played,
+    and the first import of numpy and scipy (over 0.3 s; much longer from a cold disk) holds the GIL
+    in places, which a game's clock would pay: a run calls this before its first game."""
+    try:
+        import numpy  # noqa: F401
+        import scipy.optimize  # noqa: F401
+    except ImportError:
+        pass   # said where the fit is asked for (RatingsUnavailable)
+
+
 def _fit(cells: list[Cell], n: int) -> tuple[list[float], float, list[list[float]], bool]:
     """(ratings with engine 0 at 0, W, covariance of (r_1..r_{n-1}, W), converged) in natural units."""
     try:
