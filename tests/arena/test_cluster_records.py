@@ -18,7 +18,7 @@ pytestmark = pytest.mark.cluster
 
 
 async def _with_scheduler(body: Any) -> Any:
-    async with distributed.Scheduler(port=0, dashboard_address=None) as scheduler:
+    async with distributed.Scheduler(host="127.0.0.1", port=0, dashboard_address=None) as scheduler:
         return await body(scheduler.address)
 
 
