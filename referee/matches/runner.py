@@ -36,6 +36,7 @@ from ..engines.process import EngineSpec
 from ..formats.record import GameRecord
 from ..results.checkpoint import checkpoint_due, checkpoint_text, write_checkpoint
 from ..results.pgn import PgnLog
+from ..results.ratings import preload as preload_ratings_fit
 from ..results.report import LiveReport
 from ..results.store import Store
 from .game_runner import play_game
@@ -133,6 +134,7 @@ class Runner:
     async def _play_all(self) -> None:
         if self.plan.preflight and self.pending_count():
             await self._preflight()
+        preload_ratings_fit()   # now, not in the report's thread while the games' clocks run
         freeze_long_lived()
         self._workers = [asyncio.create_task(self._worker(slot)) for slot in range(max(1, self.plan.concurrency))]
         try:

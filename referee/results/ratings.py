@@ -89,7 +89,7 @@ def _with_prior(cells: list[Cell]) -> list[Cell]:
 def preload() -> None:
     """Import the fit's libraries now. A run's report fits ratings in a thread while games are played,
     and the first import of numpy and scipy (over 0.3 s; much longer from a cold disk) holds the GIL
-    in places, which a game's clock would pay: a run calls this before its first game."""
+    in places, which a game's clock would pay: a run (matches/runner.py) calls this before its first game."""
     try:
         import numpy  # noqa: F401
         import scipy.optimize  # noqa: F401

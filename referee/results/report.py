@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from protocol.svg_replay import PartTable, ReplayGame, page_html, record_moves, replay
 
 from ..formats.schema import RunConfigModel, SchemaError, SummaryModel, load_json
-from .ratings import RatingsUnavailable, crosstable_of, encounters_of, fit_ratings_of, preload
+from .ratings import RatingsUnavailable, crosstable_of, encounters_of, fit_ratings_of
 from .store import CONFIG, RECORDS, SUMMARY, RecordReader, StoreError
 from .tally import FORFEITS, EngineTotals, RunTally, Tally
 from .text import elo_text, first_move_words, pair_elo_words, points_text, rating_cells
@@ -467,7 +467,6 @@ class LiveReport:
         self._drawings = Drawings()
         self._meta: tuple[str, list[str], dict[str, Any]] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="report")
-        preload()   # here, before the run's games: not in the report's thread while clocks run
         self._next_write = 0.0
         self._failed = False
         self._future: Future[None] | None = None

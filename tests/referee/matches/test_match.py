@@ -248,3 +248,22 @@ def test_sprt_stops_early_and_a_failed_engine_is_restarted(tmp_path, engine_dir,
     # the cheat forfeits every game; its process is replaced before the next one
     assert "restarting cheat" in (out / "events.log").read_text()
     assert_no_engines_left(engine_dir)
+
+
+def test_the_ratings_fit_is_imported_before_the_first_game_not_during_the_games(tmp_path, monkeypatch, capsys):
+    # the report fits ratings in a thread while games run: a first import of numpy/scipy there would hold the
+    # GIL against the games' clocks, so the runner imports them before its first game
+    import referee.matches.runner as runner
+    seen: list[str] = []
+    play = runner.play_game
+
+    async def recorded_game(*args, **kwargs):
+        seen.append("game")
+        return await play(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "preload_ratings_fit", lambda: seen.append("preload"))
+    monkeypatch.setattr(runner, "play_game", recorded_game)
+    good = f"cmd={sys.executable} {BAD_ENGINES / 'good_random.py'}"
+    code, _ = run(["match", "--game", "foundations", "--games", "2", "--tc", "60+1", "--seed", "3",
+                   "-engine", "name=a", good, "-engine", "name=b", good, "--out", str(tmp_path / "run")], capsys)
+    assert code == 0 and seen == ["preload", "game", "game"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -210,16 +209,6 @@ def test_live_report_reports_a_failure_once_and_carries_on(tmp_path: Path, run_d
         live.game_finished()
     live.close()
     assert len(errors) == 1 and errors[0].startswith("report.html not updated:")
-
-
-def test_a_live_report_imports_the_ratings_fit_before_the_runs_first_game(tmp_path: Path) -> None:
-    # the first fit runs in the report's thread during games: its imports must not come then
-    script = ("import sys\nfrom referee.results.report import LiveReport\nfrom referee.results.tally import RunTally\n"
-              "before = 'scipy.optimize' in sys.modules\n"
-              f"LiveReport({str(tmp_path)!r}, RunTally(['a', 'b']))\n"
-              "print(before, 'scipy.optimize' in sys.modules, 'numpy' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert out.stdout.split() == ["False", "True", "True"], out.stderr
 
 
 def test_parts_are_shared_between_plies() -> None:
