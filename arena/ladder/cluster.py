@@ -128,12 +128,7 @@ class DaskPairs:
     async def _end_drain(self, key: str) -> None:
         drain = self._drains.pop(key, None)
         if drain is not None:
-            task, records = drain
-            if self._lost:   # nothing to put it on: its get is gone with the scheduler
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
-            else:
-                await end_drain(task, records)
+            await end_drain(*drain, reachable=not self._lost)
 
     async def play_pair(self, pair: Pair, games: list[PlannedGame], slot: int, on_game: OnGame) -> None:
         if not games:

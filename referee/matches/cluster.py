@@ -314,11 +314,12 @@ async def preflight_on_worker(engines: list[EngineSpec], game_type: str, names: 
 
 # -- on the submitting side ----------------------------------------------------------
 
-async def end_drain(drain: asyncio.Task[None], records: Any, timeout: float = 2) -> None:
+async def end_drain(drain: asyncio.Task[None], records: Any, *, reachable: bool = True, timeout: float = 2) -> None:
     """Stop the task reading a records queue by putting END_OF_RECORDS on it (a cancelled get would
-    stay on the scheduler); cancelled only if that cannot be done (the scheduler is gone)."""
+    stay on the scheduler); cancelled if that cannot be done, or at once where the scheduler is known
+    to be gone (`reachable` False: its get went with it, and a put would only wait out the timeout)."""
     try:
-        if not drain.done():
+        if reachable and not drain.done():
             await asyncio.wait_for(records.put(END_OF_RECORDS), timeout)
             await asyncio.wait_for(asyncio.shield(drain), timeout)
     except Exception:   # any failure to end it cleanly: it is cancelled below
