@@ -91,19 +91,24 @@ def preload() -> None:
     and the first import of numpy and scipy (over 0.3 s; much longer from a cold disk) holds the GIL
     in places, which a game's clock would pay: a run (matches/runner.py) calls this before its first game."""
     try:
-        import numpy  # noqa: F401
-        import scipy.optimize  # noqa: F401
+        _libraries()
+    except RatingsUnavailable:
+        pass   # said where the fit is asked for
+
+
+def _libraries() -> tuple[Any, Any]:
+    """(numpy, scipy.optimize.minimize), or RatingsUnavailable saying how to get them."""
+    try:
+        import numpy
+        from scipy.optimize import minimize
     except ImportError:
-        pass   # said where the fit is asked for (RatingsUnavailable)
+        raise RatingsUnavailable("ratings need scipy, a dependency of isaac-arena (reinstall it: pip install isaac-arena)") from None
+    return numpy, minimize
 
 
 def _fit(cells: list[Cell], n: int) -> tuple[list[float], float, list[list[float]], bool]:
     """(ratings with engine 0 at 0, W, covariance of (r_1..r_{n-1}, W), converged) in natural units."""
-    try:
-        import numpy as np
-        from scipy.optimize import minimize
-    except ImportError:
-        raise RatingsUnavailable("ratings need scipy, a dependency of isaac-arena (reinstall it: pip install isaac-arena)") from None
+    np, minimize = _libraries()
     dark = np.array([c.dark for c in cells], dtype=int)
     light = np.array([c.light for c in cells], dtype=int)
     games = np.array([c.games for c in cells])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import pytest
 
@@ -160,3 +161,13 @@ def test_equal_engines_and_a_light_advantage_are_plain_maximum_likelihood():
     assert fit["method"] == "maximum likelihood"
     assert all(e["elo"] == pytest.approx(0.0, abs=0.01) for e in fit["engines"])
     assert fit["first_move_advantage"]["elo"] == pytest.approx(elo_from_score(1 / 3), abs=0.01)
+
+
+def test_without_scipy_the_report_says_why_and_preload_stays_quiet(monkeypatch):
+    # A None entry in sys.modules makes the import fail as a missing package would.
+    monkeypatch.setitem(sys.modules, "scipy.optimize", None)
+    ratings.preload()
+    report = ratings.ratings_report(results("A", "B", 3, 0, 1), ["A", "B"])
+    assert report["ratings"] is None
+    assert "ratings need scipy" in report["ratings_error"]
+    assert report["crosstable"]["A"]["B"]["points"] == 3
