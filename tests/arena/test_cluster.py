@@ -5,6 +5,7 @@ interrupted pairs played again."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -27,16 +28,18 @@ pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 def start_cluster(tmp_path: Path, name: str) -> tuple[list[subprocess.Popen[bytes]], str]:
     scheduler_file = tmp_path / f"{name}.json"
-    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                               "--port", "0", "--scheduler-file", str(scheduler_file), "--no-dashboard"],
-                              stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"{name}-scheduler.log", "ab"))]
+    with open(tmp_path / f"{name}-scheduler.log", "ab") as log:  # the child keeps its own handle
+        procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                   "--port", "0", "--scheduler-file", str(scheduler_file), "--no-dashboard"],
+                                  stdout=subprocess.DEVNULL, stderr=log)]
     deadline = time.monotonic() + 60
     while not scheduler_file.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
-    procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
-                                   str(scheduler_file), "--nthreads", "1", "--no-nanny", "--no-dashboard"],
-                                  stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"{name}-worker.log", "ab"),
-                                  env={**__import__("os").environ, "ISAAC_REFEREE_WORKER_GAMES": "1"}))
+    with open(tmp_path / f"{name}-worker.log", "ab") as log:
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
+                                       str(scheduler_file), "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+                                      stdout=subprocess.DEVNULL, stderr=log,
+                                      env={**os.environ, "ISAAC_REFEREE_WORKER_GAMES": "1"}))
     with distributed.Client(scheduler_file=str(scheduler_file), timeout="30s") as client:
         client.wait_for_workers(1, timeout=60)
         address = client.scheduler.address
