@@ -125,6 +125,17 @@ class DaskPairs:
             if inbox is not None:
                 inbox.put_nowait(message)
 
+    async def _mend_drain(self, key: str, client: Any) -> None:
+        """A key's reader whose connection to the scheduler broke (OSError): that error again if the scheduler
+        is gone, else a new reader (the pairs waiting go on; their records also come with their tasks' results)."""
+        reader = self._drains[key][0] if key in self._drains else None
+        failed = reader.exception() if reader is not None and reader.done() and not reader.cancelled() else None
+        if isinstance(failed, OSError):
+            if await _scheduler_gone(client):
+                raise failed
+            del self._drains[key]
+            self._start_drain(key)
+
     async def _end_drain(self, key: str) -> None:
         drain = self._drains.pop(key, None)
         if drain is not None:
@@ -148,13 +159,7 @@ class DaskPairs:
         going = True
         try:
             while wanted.keys() - seen and not future.done():
-                reader = self._drains[key][0] if key in self._drains else None
-                failed = reader.exception() if reader is not None and reader.done() and not reader.cancelled() else None
-                if isinstance(failed, OSError):   # its connection to the scheduler broke: gone, or a new reader
-                    if await _scheduler_gone(client):
-                        raise failed
-                    del self._drains[key]
-                    self._start_drain(key)
+                await self._mend_drain(key, client)
                 try:
                     record = await asyncio.wait_for(inbox.get(), timeout=1.0)   # a local queue: safe to cancel
                 except TimeoutError:

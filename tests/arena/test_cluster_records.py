@@ -68,3 +68,66 @@ def test_closing_ends_every_reader(tmp_path: Path):
 
     ended, left = asyncio.run(_with_scheduler(body))
     assert ended and left == 1
+
+
+def test_a_reader_whose_connection_broke_is_replaced_while_the_scheduler_answers(tmp_path: Path):
+    async def body(address: str) -> tuple[bool, dict[str, Any], bool]:
+        pairs = DaskPairs(address, LiveGames(tmp_path), {})
+        client = await pairs._client()
+        key = "isaac-arena-test-3"
+        mine: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        pairs._inboxes[5] = mine
+        pairs._start_drain(key)
+        first, records = pairs._drains[key]
+        first.cancel()
+
+        async def broken() -> None:
+            raise ConnectionResetError("the reader's connection broke")
+
+        failed = asyncio.create_task(broken())
+        await asyncio.gather(failed, return_exceptions=True)
+        pairs._drains[key] = (failed, records)
+        await pairs._mend_drain(key, client)
+        replaced = pairs._drains[key][0] is not failed
+        async with distributed.Client(address, asynchronous=True) as worker_side:
+            queue = await distributed.Queue(f"{key}-records", client=worker_side)
+            await queue.put({"game_id": 5, "result": "1-0"})
+            got = await asyncio.wait_for(mine.get(), 10)
+        await pairs._mend_drain(key, client)      # a working reader is left alone
+        kept = pairs._drains[key][0] is not failed and not pairs._drains[key][0].done()
+        await pairs.close()
+        return replaced, got, kept
+
+    replaced, got, kept = asyncio.run(_with_scheduler(body))
+    assert replaced and kept
+    assert got == {"game_id": 5, "result": "1-0"}
+
+
+def test_a_broken_reader_with_the_scheduler_gone_raises_its_error(tmp_path: Path):
+    async def body() -> str:
+        async with distributed.Scheduler(host="127.0.0.1", port=0, dashboard_address=None) as scheduler:
+            pairs = DaskPairs(scheduler.address, LiveGames(tmp_path), {})
+            client = await pairs._client()
+            key = "isaac-arena-test-4"
+            pairs._start_drain(key)
+            await asyncio.sleep(0.2)
+        # the scheduler is closed; the reader's connection breaks with it
+        records = pairs._drains[key][1]
+
+        async def broken() -> None:
+            raise ConnectionResetError("the reader's connection broke")
+
+        failed = asyncio.create_task(broken())
+        await asyncio.gather(failed, return_exceptions=True)
+        pairs._drains[key][0].cancel()
+        pairs._drains[key] = (failed, records)
+        try:
+            await pairs._mend_drain(key, client)
+        except OSError as exc:
+            return str(exc)
+        finally:
+            pairs._lost = True
+            await pairs.close()
+        return "no error"
+
+    assert asyncio.run(body()) == "the reader's connection broke"
