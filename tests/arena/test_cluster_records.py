@@ -70,6 +70,20 @@ def test_closing_ends_every_reader(tmp_path: Path):
     assert ended and left == 1
 
 
+async def _break_reader(pairs: DaskPairs, key: str) -> asyncio.Task[None]:
+    """Put in the place of a key's reader one that ended as a broken connection ends it."""
+    reader, records = pairs._drains[key]
+    reader.cancel()
+
+    async def broken() -> None:
+        raise ConnectionResetError("the reader's connection broke")
+
+    failed = asyncio.create_task(broken())
+    await asyncio.gather(reader, failed, return_exceptions=True)
+    pairs._drains[key] = (failed, records)
+    return failed
+
+
 def test_a_reader_whose_connection_broke_is_replaced_while_the_scheduler_answers(tmp_path: Path):
     async def body(address: str) -> tuple[bool, dict[str, Any], bool]:
         pairs = DaskPairs(address, LiveGames(tmp_path), {})
@@ -78,15 +92,7 @@ def test_a_reader_whose_connection_broke_is_replaced_while_the_scheduler_answers
         mine: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         pairs._inboxes[5] = mine
         pairs._start_drain(key)
-        first, records = pairs._drains[key]
-        first.cancel()
-
-        async def broken() -> None:
-            raise ConnectionResetError("the reader's connection broke")
-
-        failed = asyncio.create_task(broken())
-        await asyncio.gather(failed, return_exceptions=True)
-        pairs._drains[key] = (failed, records)
+        failed = await _break_reader(pairs, key)
         await pairs._mend_drain(key, client)
         replaced = pairs._drains[key][0] is not failed
         async with distributed.Client(address, asynchronous=True) as worker_side:
@@ -111,16 +117,7 @@ def test_a_broken_reader_with_the_scheduler_gone_raises_its_error(tmp_path: Path
             key = "isaac-arena-test-4"
             pairs._start_drain(key)
             await asyncio.sleep(0.2)
-        # the scheduler is closed; the reader's connection breaks with it
-        records = pairs._drains[key][1]
-
-        async def broken() -> None:
-            raise ConnectionResetError("the reader's connection broke")
-
-        failed = asyncio.create_task(broken())
-        await asyncio.gather(failed, return_exceptions=True)
-        pairs._drains[key][0].cancel()
-        pairs._drains[key] = (failed, records)
+        await _break_reader(pairs, key)   # the scheduler is closed; the reader's connection breaks with it
         try:
             await pairs._mend_drain(key, client)
         except OSError as exc:
