@@ -27,6 +27,7 @@ versions of the engine are measured through the referee (benchmarks/engine_at.sh
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -234,16 +235,24 @@ def main() -> None:
     p.add_argument("--offset", type=int, default=0, help="first book opening (and seed) used: runs at different offsets play different games")
     p.add_argument("--openings", choices=("book", "startpos"), default="book",
                    help="the shipped book, or every game from the start position (the players' seeds vary the games)")
+    p.add_argument("--pairs-out", metavar="FILE",
+                   help="also write each pair as a JSON line: opening index in the book, seed, A's points as Dark "
+                        "and as Light (which openings a colour loses across runs)")
     args = p.parse_args()
     chooser(args.a), chooser(args.b)  # a bad player or setting is refused here, before any worker starts
     openings = book_openings(args.game) if args.openings == "book" else [[]]
     jobs = [(args.game, args.a, args.b, openings[(args.offset + i) % len(openings)], args.ms,
              args.offset + i) for i in range(args.pairs)]
+    out = open(args.pairs_out, "a", encoding="utf-8") if args.pairs_out else None
     t0 = time.monotonic()
     penta = [0] * 5
     by_colour = [0.0, 0.0]  # A's points as Dark, as Light
     with Pool(args.jobs) as pool:
-        for first, second in pool.imap_unordered(play_pair, jobs):
+        for (first, second), seed in zip(pool.imap(play_pair, jobs), (job[5] for job in jobs), strict=True):
+            if out is not None:
+                out.write(json.dumps({"opening": seed % len(openings), "seed": seed, "a_dark": first,
+                                      "a_light": second}) + "\n")
+                out.flush()
             penta[int(round((first + second) * 2))] += 1
             by_colour[0] += first
             by_colour[1] += second
@@ -256,6 +265,8 @@ def main() -> None:
     print(f"{args.game} {args.a} vs {args.b} at {args.ms} ms: {score:g}/{n} = {100 * mean:.1f}% "
           f"+- {100 * half:.1f} penta {penta}; A as Dark {100 * by_colour[0] / args.pairs:.1f}%, "
           f"as Light {100 * by_colour[1] / args.pairs:.1f}% ({time.monotonic() - t0:.0f} s)")
+    if out is not None:
+        out.close()
 
 
 if __name__ == "__main__":
