@@ -5,6 +5,7 @@
                                   [--opponents fastmc,treemc,heuristic,flatmc,greedy,random,prev]
                                   [--prev DIR] [--openings book,startpos,random:N,FILE] [--seed S[,S...]]
                                   [--concurrency J] [--search-settings TEXT] [--cpu-clock] [--out DIR]
+    python benchmarks/strength.py --pool RUN_DIR [RUN_DIR ...] [--no-per-opening] [--out DIR]
 
 Each (game, opponent, openings, seed) is one `isaac-referee match` of N games (game
 pairs: each opening once per colour) at `tc=st=MS/1000`, search first; --opponent-movetime
@@ -34,6 +35,10 @@ as Dark and as Light) are listed, and their games written to
 `OUT/lost-both-colours/<game>-<opponent>[-<openings>]/records.jsonl` for replay
 (`isaac-svg --records DIR --game-id N`). The machine's load average is printed too:
 strength runs on a busy machine are noisy (use --concurrency 1).
+
+--pool plays nothing: it pools match runs already played (run directories alike in game and engines, from one or
+several strength runs, e.g. the seeds of two days' runs of one engine) and prints them as one run of several seeds,
+so that a figure pooled over runs is this command's output, not a script's.
 """
 
 from __future__ import annotations
@@ -141,7 +146,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="a variant of the search: its SearchSettings option, '<game>.<field>=<value>,...'")
     parser.add_argument("--no-per-opening", dest="per_opening", action="store_false",
                         help="leave out the results per opening")
+    parser.add_argument("--pool", nargs="+", metavar="RUN_DIR",
+                        help="play nothing: pool match runs already played (their directories, alike in game and "
+                             "engines, e.g. OUT/foundations-treemc-seed7101 of several strength runs) and print them "
+                             "as a run of several seeds prints")
     args = parser.parse_args(argv)
+    if args.pool:
+        return pool_runs(args.pool, args.per_opening, Path(args.out or tempfile.mkdtemp(prefix="strength-pool-")))
     if args.cpu_clock and args.margin == 0:
         args.margin = 60_000
     games = GAMES if args.game == "all" else (args.game,)
@@ -184,15 +195,27 @@ def run_name(game: str, opponent: str, kind: str, seed: int, seeds: list[int]) -
 def play_and_report(game: str, opponent: str, kind: str, seeds: list[int], args: argparse.Namespace,
                     root: Path) -> str:
     """Plays one match per seed, prints the pooled score and the per-opening view; the table's cell."""
-    penta = [0] * 5
-    forfeits = 0
-    dark = light = Colour()
-    runs: list[list[dict]] = []
+    outs = []
     for seed in seeds:
         out = root / run_name(game, opponent, kind, seed, seeds)
         run_args = argparse.Namespace(**{**vars(args), "openings": kind, "seed": seed,
                                           "games": games_for(game, kind, args)})
-        summary = run_match(game, opponent, run_args, out)
+        run_match(game, opponent, run_args, out)
+        outs.append(out)
+    kept = root / "lost-both-colours" / run_name(game, opponent, kind, seeds[0], [seeds[0]])
+    return report(f"{game} against {opponent}, openings {kind}", outs, args.per_opening, kept)
+
+
+def report(label: str, outs: list[Path], per_opening: bool, kept: Path) -> str:
+    """Pools the match runs in `outs` (their summary.json and records, `search` the first engine): prints search's
+    score over their game pairs and the per-opening view, writes the games of openings lost with both colours to
+    `kept`; the table's cell."""
+    penta = [0] * 5
+    forfeits = 0
+    dark = light = Colour()
+    runs: list[list[dict]] = []
+    for out in outs:
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
         penta = [a + b for a, b in zip(penta, summary["match"]["pentanomial"], strict=True)]
         search = summary["engines"][0]
         forfeits += sum(search.get("forfeits_lost", {}).values())
@@ -200,16 +223,15 @@ def play_and_report(game: str, opponent: str, kind: str, seeds: list[int], args:
         light = Colour(light.points + search["light"]["points"], light.games + search["light"]["games"])
         runs.append(read_records_file(out / RECORDS)[0])
     score, low, high = pair_interval(penta)
-    print(f"{game} against {opponent}, openings {kind}, {sum(penta) * 2} games: search {100 * score:.1f}% "
+    print(f"{label}, {sum(penta) * 2} games: search {100 * score:.1f}% "
           f"[{100 * low:.1f}, {100 * high:.1f}]  Dark {dark.percent():.1f}% Light {light.percent():.1f}%  "
           f"pentanomial {penta}  forfeits {forfeits}", flush=True)
     tallies = tally(runs, "search")
-    if args.per_opening and len(tallies) > 1:
+    if per_opening and len(tallies) > 1:
         for number, t in enumerate(tallies, 1):
             print("    " + opening_line(number, t, "search"))
     if len(tallies) > 1:
         print("    " + lost_summary(tallies, "search"))
-        kept = root / "lost-both-colours" / run_name(game, opponent, kind, seeds[0], [seeds[0]])
         written = keep_lost_games(tallies, kept)
         for t in tallies:
             if t.lost_with_both_colours():
@@ -217,6 +239,23 @@ def play_and_report(game: str, opponent: str, kind: str, seeds: list[int], args:
         if written:
             print(f"    their {written} games: {kept / RECORDS} (isaac-svg --records {kept} --game-id N)", flush=True)
     return f"{100 * score:5.1f}% [{100 * low:5.1f}, {100 * high:5.1f}]" + (f" f{forfeits}" if forfeits else "")
+
+
+def pool_runs(dirs: list[str], per_opening: bool, kept: Path) -> int:
+    """--pool: the runs already played (match run directories, from one or several strength runs), pooled."""
+    outs = [Path(d) for d in dirs]
+    for out in outs:
+        for name in ("summary.json", RECORDS):
+            if not (out / name).is_file():
+                sys.exit(f"--pool {out}: no {name} there (a match run directory, e.g. OUT/foundations-treemc-seed7101)")
+    games = {json.loads((out / "summary.json").read_text(encoding="utf-8")).get("game") for out in outs}
+    names = {tuple(e["name"] for e in json.loads((out / "summary.json").read_text(encoding="utf-8"))["engines"])
+             for out in outs}
+    if len(games) > 1 or len(names) > 1:
+        sys.exit(f"--pool: the runs differ in game {sorted(map(str, games))} or engines {sorted(names)}; pool alike runs")
+    (game,), ((_, opponent),) = games, names
+    report(f"{game} against {opponent}, {len(outs)} runs pooled", outs, per_opening, kept)
+    return 0
 
 
 def side_by_side(table: dict[tuple[str, str], dict[str, str]], kinds: list[str]) -> str:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import sys
 from pathlib import Path
+
+import pytest
 
 from protocol import new_game
 from referee.formats.record import GameRecord
@@ -76,3 +79,41 @@ def test_every_opening_plays_each_book_opening_with_both_colours() -> None:
     args = argparse.Namespace(every_opening=2, games=40)
     assert strength.games_for("hari", "book", args) == 4 * size
     assert strength.games_for("hari", "startpos", args) == 40  # no book: --games
+
+
+def _run_dir(path: Path, games: list[dict], opponent: str, penta: list[int], dark: tuple[float, int],
+             light: tuple[float, int]) -> Path:
+    """A match run directory as the referee leaves it, as far as --pool reads it: records and summary."""
+    path.mkdir(parents=True)
+    (path / "records.jsonl").write_text("".join(json.dumps(g) + "\n" for g in games), encoding="utf-8")
+    search = {"name": "search", "dark": {"points": dark[0], "games": dark[1]},
+              "light": {"points": light[0], "games": light[1]}, "forfeits_lost": {}}
+    summary = {"game": "hari", "engines": [search, {"name": opponent}], "match": {"pentanomial": penta}}
+    (path / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    return path
+
+
+def test_pool_adds_up_runs_already_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seed1 = [("a0a2", "search", "fastmc", "0-1"), ("a0a2", "fastmc", "search", "1-0"),
+             ("b0b2", "search", "fastmc", "1-0"), ("b0b2", "fastmc", "search", "1-0")]
+    seed2 = [("a0a2", "search", "fastmc", "0-1"), ("a0a2", "fastmc", "search", "1-0"),
+             ("b0b2", "search", "fastmc", "1-0"), ("b0b2", "fastmc", "search", "0-1")]
+    one, two = _games([seed1, seed2])
+    first = _run_dir(tmp_path / "run1", one, "fastmc", [1, 0, 1, 0, 0], (1.0, 2), (0.0, 2))
+    second = _run_dir(tmp_path / "run2", two, "fastmc", [1, 0, 0, 0, 1], (1.0, 2), (1.0, 2))
+    assert strength.main(["--pool", str(first), str(second), "--out", str(tmp_path / "kept")]) == 0
+    out = capsys.readouterr().out
+    assert "hari against fastmc, 2 runs pooled, 8 games: search 37.5%" in out
+    assert "Dark 50.0% Light 25.0%  pentanomial [2, 0, 1, 0, 1]" in out
+    assert "lost with both colours: a0a2" in out and "lost with both colours: b0b2" not in out
+    assert len(read_records_file(tmp_path / "kept" / "records.jsonl")[0]) == 4  # a0a2's games of both runs
+
+
+def test_pool_refuses_unlike_runs_and_missing_ones(tmp_path: Path) -> None:
+    games = _games([[("a0a2", "search", "fastmc", "1-0"), ("a0a2", "fastmc", "search", "1-0")]])[0]
+    fast = _run_dir(tmp_path / "fast", games, "fastmc", [0, 0, 1, 0, 0], (1.0, 1), (0.0, 1))
+    tree = _run_dir(tmp_path / "tree", games, "treemc", [0, 0, 1, 0, 0], (1.0, 1), (0.0, 1))
+    with pytest.raises(SystemExit, match="the runs differ"):
+        strength.main(["--pool", str(fast), str(tree)])
+    with pytest.raises(SystemExit, match="no summary.json there"):
+        strength.main(["--pool", str(fast), str(tmp_path / "nowhere")])
