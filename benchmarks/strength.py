@@ -244,17 +244,25 @@ def report(label: str, outs: list[Path], per_opening: bool, kept: Path) -> str:
 def pool_runs(dirs: list[str], per_opening: bool, kept: Path) -> int:
     """--pool: the runs already played (match run directories, from one or several strength runs), pooled."""
     outs = [Path(d) for d in dirs]
+    kinds = set()
     for out in outs:
         for name in ("summary.json", RECORDS):
             if not (out / name).is_file():
                 sys.exit(f"--pool {out}: no {name} there (a match run directory, e.g. OUT/foundations-treemc-seed7101)")
-    games = {json.loads((out / "summary.json").read_text(encoding="utf-8")).get("game") for out in outs}
-    names = {tuple(e["name"] for e in json.loads((out / "summary.json").read_text(encoding="utf-8"))["engines"])
-             for out in outs}
-    if len(games) > 1 or len(names) > 1:
-        sys.exit(f"--pool: the runs differ in game {sorted(map(str, games))} or engines {sorted(names)}; pool alike runs")
-    (game,), ((_, opponent),) = games, names
-    report(f"{game} against {opponent}, {len(outs)} runs pooled", outs, per_opening, kept)
+        try:
+            summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+            kinds.add((summary["game"], tuple(e["name"] for e in summary["engines"])))
+            search = summary["engines"][0]
+            if len(summary["match"]["pentanomial"]) != 5 or not all(
+                    isinstance(search[colour][key], (int, float)) for colour in ("dark", "light")
+                    for key in ("points", "games")):
+                raise ValueError("no pentanomial of 5 counts, or no points and games by colour")
+        except (ValueError, KeyError, TypeError) as bad:
+            sys.exit(f"--pool {out}: summary.json is not a finished match's summary ({type(bad).__name__}: {bad})")
+    if len(kinds) > 1:
+        sys.exit(f"--pool: the runs differ in game or engines {sorted(kinds)}; pool alike runs")
+    ((game, names),) = kinds
+    report(f"{game} against {names[-1]}, {len(outs)} runs pooled", outs, per_opening, kept)
     return 0
 
 

@@ -117,3 +117,11 @@ def test_pool_refuses_unlike_runs_and_missing_ones(tmp_path: Path) -> None:
         strength.main(["--pool", str(fast), str(tree)])
     with pytest.raises(SystemExit, match="no summary.json there"):
         strength.main(["--pool", str(fast), str(tmp_path / "nowhere")])
+
+
+def test_pool_says_which_summary_is_not_a_match_summary(tmp_path: Path) -> None:
+    games = _games([[("a0a2", "search", "fastmc", "1-0"), ("a0a2", "fastmc", "search", "1-0")]])[0]
+    run = _run_dir(tmp_path / "run", games, "fastmc", [0, 0, 1, 0, 0], (1.0, 1), (0.0, 1))
+    (run / "summary.json").write_text('{"game": "hari", "engines": [{"name": "search"}]}', encoding="utf-8")
+    with pytest.raises(SystemExit, match=f"--pool {run}: summary.json is not a finished match's summary"):
+        strength.main(["--pool", str(run)])
