@@ -27,6 +27,7 @@ versions of the engine are measured through the referee (benchmarks/engine_at.sh
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import random
@@ -243,11 +244,14 @@ def main() -> None:
     openings = book_openings(args.game) if args.openings == "book" else [[]]
     jobs = [(args.game, args.a, args.b, openings[(args.offset + i) % len(openings)], args.ms,
              args.offset + i) for i in range(args.pairs)]
-    out = open(args.pairs_out, "a", encoding="utf-8") if args.pairs_out else None
+    try:
+        out = open(args.pairs_out, "a", encoding="utf-8") if args.pairs_out else None  # closed by the `with` below
+    except OSError as bad:
+        raise SystemExit(f"ab_inprocess: --pairs-out {args.pairs_out}: {bad.strerror}") from None
     t0 = time.perf_counter()  # the wall clock: ab_cpu_clock.py makes time.monotonic this process's CPU time
     penta = [0] * 5
     by_colour = [0.0, 0.0]  # A's points as Dark, as Light
-    with Pool(args.jobs) as pool:
+    with Pool(args.jobs) as pool, out if out is not None else contextlib.nullcontext():
         for (first, second), seed in zip(pool.imap(play_pair, jobs), (job[5] for job in jobs), strict=True):
             if out is not None:
                 out.write(json.dumps({"opening": seed % len(openings), "seed": seed, "a_dark": first,
@@ -265,8 +269,6 @@ def main() -> None:
     print(f"{args.game} {args.a} vs {args.b} at {args.ms} ms: {score:g}/{n} = {100 * mean:.1f}% "
           f"+- {100 * half:.1f} penta {penta}; A as Dark {100 * by_colour[0] / args.pairs:.1f}%, "
           f"as Light {100 * by_colour[1] / args.pairs:.1f}% ({time.perf_counter() - t0:.0f} s)")
-    if out is not None:
-        out.close()
 
 
 if __name__ == "__main__":

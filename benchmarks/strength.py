@@ -257,7 +257,7 @@ def pool_runs(dirs: list[str], per_opening: bool, kept: Path) -> int:
                     isinstance(search[colour][key], (int, float)) for colour in ("dark", "light")
                     for key in ("points", "games")):
                 raise ValueError("no pentanomial of 5 counts, or no points and games by colour")
-        except (ValueError, KeyError, TypeError) as bad:
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as bad:
             sys.exit(f"--pool {out}: summary.json is not a finished match's summary ({type(bad).__name__}: {bad})")
     if len(kinds) > 1:
         sys.exit(f"--pool: the runs differ in game or engines {sorted(kinds)}; pool alike runs")

@@ -23,3 +23,13 @@ def test_each_pair_is_written_with_its_opening_and_both_colours_points(tmp_path:
     assert all(p["a_dark"] in (0.0, 0.5, 1.0) and p["a_light"] in (0.0, 0.5, 1.0) for p in pairs)
     total = sum(p["a_dark"] + p["a_light"] for p in pairs)
     assert f": {total:g}/6 = " in run.stdout
+
+
+def test_a_pairs_file_that_cannot_be_written_is_refused_before_any_game(tmp_path: Path) -> None:
+    missing = tmp_path / "no such directory" / "pairs.jsonl"
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "ab_inprocess.py"), "--game", "foundations", "--a",
+                          "heuristic", "--b", "random", "--pairs", "1", "--pairs-out", str(missing)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert f"--pairs-out {missing}: No such file or directory" in run.stderr
+    assert "Traceback" not in run.stderr
