@@ -252,8 +252,9 @@ def main() -> None:
     penta = [0] * 5
     by_colour = [0.0, 0.0]  # A's points as Dark, as Light
     with Pool(args.jobs) as pool, out if out is not None else contextlib.nullcontext():
-        for (first, second), seed in zip(pool.imap(play_pair, jobs), (job[5] for job in jobs), strict=True):
+        for job, (first, second) in zip(jobs, pool.imap(play_pair, jobs), strict=True):
             if out is not None:
+                seed = job[5]
                 out.write(json.dumps({"opening": seed % len(openings), "seed": seed, "a_dark": first,
                                       "a_light": second}) + "\n")
                 out.flush()

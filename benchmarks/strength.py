@@ -195,27 +195,25 @@ def run_name(game: str, opponent: str, kind: str, seed: int, seeds: list[int]) -
 def play_and_report(game: str, opponent: str, kind: str, seeds: list[int], args: argparse.Namespace,
                     root: Path) -> str:
     """Plays one match per seed, prints the pooled score and the per-opening view; the table's cell."""
-    outs = []
+    played = []
     for seed in seeds:
         out = root / run_name(game, opponent, kind, seed, seeds)
         run_args = argparse.Namespace(**{**vars(args), "openings": kind, "seed": seed,
                                           "games": games_for(game, kind, args)})
-        run_match(game, opponent, run_args, out)
-        outs.append(out)
+        played.append((run_match(game, opponent, run_args, out), out))
     kept = root / "lost-both-colours" / run_name(game, opponent, kind, seeds[0], [seeds[0]])
-    return report(f"{game} against {opponent}, openings {kind}", outs, args.per_opening, kept)
+    return report(f"{game} against {opponent}, openings {kind}", played, args.per_opening, kept)
 
 
-def report(label: str, outs: list[Path], per_opening: bool, kept: Path) -> str:
-    """Pools the match runs in `outs` (their summary.json and records, `search` the first engine): prints search's
-    score over their game pairs and the per-opening view, writes the games of openings lost with both colours to
-    `kept`; the table's cell."""
+def report(label: str, played: list[tuple[dict, Path]], per_opening: bool, kept: Path) -> str:
+    """Pools the match runs `played` (each its summary and its directory, whose records are read; `search` the first
+    engine): prints search's score over their game pairs and the per-opening view, writes the games of openings lost
+    with both colours to `kept`; the table's cell."""
     penta = [0] * 5
     forfeits = 0
     dark = light = Colour()
     runs: list[list[dict]] = []
-    for out in outs:
-        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    for summary, out in played:
         penta = [a + b for a, b in zip(penta, summary["match"]["pentanomial"], strict=True)]
         search = summary["engines"][0]
         forfeits += sum(search.get("forfeits_lost", {}).values())
@@ -243,9 +241,9 @@ def report(label: str, outs: list[Path], per_opening: bool, kept: Path) -> str:
 
 def pool_runs(dirs: list[str], per_opening: bool, kept: Path) -> int:
     """--pool: the runs already played (match run directories, from one or several strength runs), pooled."""
-    outs = [Path(d) for d in dirs]
+    played = []
     kinds = set()
-    for out in outs:
+    for out in map(Path, dirs):
         for name in ("summary.json", RECORDS):
             if not (out / name).is_file():
                 sys.exit(f"--pool {out}: no {name} there (a match run directory, e.g. OUT/foundations-treemc-seed7101)")
@@ -259,10 +257,11 @@ def pool_runs(dirs: list[str], per_opening: bool, kept: Path) -> int:
                 raise ValueError("no pentanomial of 5 counts, or no points and games by colour")
         except (ValueError, KeyError, IndexError, TypeError, AttributeError) as bad:
             sys.exit(f"--pool {out}: summary.json is not a finished match's summary ({type(bad).__name__}: {bad})")
+        played.append((summary, out))
     if len(kinds) > 1:
         sys.exit(f"--pool: the runs differ in game or engines {sorted(kinds)}; pool alike runs")
     ((game, names),) = kinds
-    report(f"{game} against {names[-1]}, {len(outs)} runs pooled", outs, per_opening, kept)
+    report(f"{game} against {names[-1]}, {len(played)} runs pooled", played, per_opening, kept)
     return 0
 
 
